@@ -9,7 +9,8 @@
  * - Italian Code 32 / Minsan (the 9th digit of an AIC pack code, Luhn-style), as described
  *   for the Farmacode and confirmed on AIFA-published codes (012745321, 012745283);
  * - FDA UNII check character (sum of the base-36 values of the first nine characters,
- *   mod 36), as implemented in FDA's public GSRS source (`GinasUtils.isUnii`).
+ *   mod 36), as implemented in FDA's public GSRS source (`GinasUtils.isUnii`);
+ * - Verhoeff (the last digit of every SNOMED CT identifier, hence of dm+d ids).
  */
 
 const DIGITS = /^\d+$/;
@@ -135,4 +136,52 @@ export function uniiCheckCharacter(body9: string): string {
 export function isValidUnii(code: string): boolean {
   if (!/^[0-9A-Z]{10}$/.test(code)) return false;
   return uniiCheckCharacter(code.slice(0, 9)) === code.slice(9);
+}
+
+/** Verhoeff multiplication table (dihedral group D5). */
+const VERHOEFF_D = [
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+  [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+  [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+  [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+];
+/** Verhoeff position permutation table. */
+const VERHOEFF_P = [
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+  [8, 9, 1, 6, 0, 4, 3, 5, 7, 2], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+  [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 8, 5],
+];
+/** Verhoeff inverse table. */
+const VERHOEFF_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
+
+function verhoeffState(digits: string, offset: number): number {
+  let c = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    const digit = Number(digits[digits.length - 1 - i]);
+    c = VERHOEFF_D[c]![VERHOEFF_P[(i + offset) % 8]![digit]!]!;
+  }
+  return c;
+}
+
+/** Verhoeff check digit of a digit string (SNOMED CT Technical Implementation Guide). */
+export function verhoeffCheckDigit(body: string): string {
+  assertDigits(body, 'Verhoeff body');
+  return String(VERHOEFF_INV[verhoeffState(body, 1)]);
+}
+
+/** True when the last digit of a digit string is its Verhoeff check digit. */
+export function isValidVerhoeff(code: string): boolean {
+  if (!DIGITS.test(code) || code.length < 2) return false;
+  return verhoeffState(code, 0) === 0;
+}
+
+/**
+ * True for a SNOMED CT concept id (dm+d ids are SNOMED CT ids): 6 to 18 digits, no leading
+ * zero, partition digit 0 (core concept) or 1 with a namespace (extension concept) before
+ * the Verhoeff check digit.
+ */
+export function isValidSctConceptId(code: string): boolean {
+  if (!/^[1-9]\d{5,17}$/.test(code)) return false;
+  const partition = code.slice(-3, -1);
+  return (partition === '00' || partition === '10') && isValidVerhoeff(code);
 }

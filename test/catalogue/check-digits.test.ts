@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   aicCheckDigit, completeAic, completeGtin, completePzn, gtinCheckDigit, isValidAic, isValidCip13,
-  isValidGtin, isValidPzn, isValidUnii, pzn8FromPzn7, pznCheckDigit, uniiCheckCharacter,
+  isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii, isValidVerhoeff, pzn8FromPzn7, pznCheckDigit,
+  uniiCheckCharacter, verhoeffCheckDigit,
 } from '../../resolvers/catalogue/check-digits.ts';
 
 describe('gtinCheckDigit', () => {
@@ -166,5 +167,26 @@ describe('isValidUnii', () => {
     expect(isValidUnii('362O9ITL9E')).toBe(false);
     expect(isValidUnii('362o9itl9d')).toBe(false);
     expect(isValidUnii('362O9ITL9')).toBe(false);
+  });
+});
+
+describe('verhoeffCheckDigit', () => {
+  it('computes the textbook example 236 → 3', () => {
+    expect(verhoeffCheckDigit('236')).toBe('3');
+    expect(isValidVerhoeff('2363')).toBe(true);
+    expect(isValidVerhoeff('2364')).toBe(false);
+  });
+});
+
+describe('isValidSctConceptId', () => {
+  it('accepts real SNOMED CT concept ids', () => {
+    for (const id of ['138875005', '404684003', '73211009', '38341003']) expect(isValidSctConceptId(id)).toBe(true);
+  });
+
+  it('rejects a wrong check digit, a description partition and a leading zero', () => {
+    expect(isValidSctConceptId('73211008')).toBe(false);
+    const description = `12345${'01'}`;
+    expect(isValidSctConceptId(description + verhoeffCheckDigit(description))).toBe(false);
+    expect(isValidSctConceptId('073211009')).toBe(false);
   });
 });

@@ -1,0 +1,351 @@
+/**
+ * Reading a search query or a lookup code as a pharmaceutical code.
+ *
+ * `detectCodes` lists every interpretation of a query string as a code, in the order the
+ * spec gives for GET /v1/drugs (ATC, NDC, GTIN, CIP13, CIP7, AIC, PZN, national numbers,
+ * UNII, RxCUI); `normaliseIdentifier` turns a lookup `system` + raw code into the form
+ * stored in the identifiers table, or null when the code is malformed for that system.
+ * Adapters use the same functions, so stored and queried codes always agree.
+ */
+import type { IdentifierSystem, LookupSystem } from '../../workers/ingest/snapshot.ts';
+import {
+  isValidAic, isValidCip13, isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii, pzn8FromPzn7,
+} from './check-digits.ts';
+
+export type CodeKind =
+  | 'atc' | 'atc_class' | 'ndc' | 'ndc_product' | 'gtin' | 'cip13' | 'cip7' | 'aic' | 'pzn'
+  | 'national' | 'unii' | 'rxcui';
+
+/** One reading of a query as a code. */
+export interface CodeCandidate {
+  kind: CodeKind;
+  /** `atc` for ATC codes, otherwise the identifier system the code is stored under. */
+  system: IdentifierSystem | 'atc';
+  /** Normalised code, exactly as stored (digits only, or upper case). */
+  code: string;
+  /** ATC level 1..5 (only for `atc` and `atc_class`). */
+  level?: number;
+  /** True when the query has several equally valid readings of this kind (undashed NDC10). */
+  ambiguous?: boolean;
+}
+
+/** WHO ATC anatomical main groups; other letters never start an ATC code. */
+const ATC_GROUPS = 'ABCDGHJLMNPRSV';
+/** ATC shape by level: letter, 2 digits, letter, letter, 2 digits. */
+const ATC_PATTERN = /^[A-Z](?:\d{2}(?:[A-Z](?:[A-Z](?:\d{2})?)?)?)?$/;
+/** Code length to ATC level (1, 3, 4, 5, 7 characters). */
+const ATC_LEVEL_BY_LENGTH: Record<number, number> = { 1: 1, 3: 2, 4: 3, 5: 4, 7: 5 };
+
+/** ATC level of a normalised code, or null when it is not ATC-shaped. */
+export function atcLevel(code: string): number | null {
+  if (!ATC_PATTERN.test(code) || !ATC_GROUPS.includes(code.charAt(0))) return null;
+  return ATC_LEVEL_BY_LENGTH[code.length] ?? null;
+}
+
+function detectAtc(q: string): CodeCandidate[] {
+  const code = q.toUpperCase();
+  const level = atcLevel(code);
+  if (level === null) return [];
+  return [{ kind: level === 5 ? 'atc' : 'atc_class', system: 'atc', code, level }];
+}
+
+/** Dashed package NDCs: FDA issues 4-4-2, 5-3-2 and 5-4-1; HIPAA billing uses 5-4-2. */
+const NDC_DASHED = /^(\d{4,5})-(\d{3,4})-(\d{1,2})$/;
+/** Dashed product NDCs (labeler-product), as in the FDA's PRODUCTNDC column. */
+const NDC_PRODUCT_DASHED = /^(\d{4,5})-(\d{3,4})$/;
+
+/** 11-digit 5-4-2 form of a dashed NDC: the short segment gets a leading zero. */
+export function ndc11FromDashed(ndc: string): string | null {
+  const m = NDC_DASHED.exec(ndc);
+  if (!m) return null;
+  const [labeler, product, pack] = [m[1]!, m[2]!, m[3]!];
+  const layout = `${labeler.length}-${product.length}-${pack.length}`;
+  if (!['4-4-2', '5-3-2', '5-4-1', '5-4-2'].includes(layout)) return null;
+  return labeler.padStart(5, '0') + product.padStart(4, '0') + pack.padStart(2, '0');
+}
+
+/** 9-digit 5-4 form of a dashed product NDC (4-4 or 5-3 padded like its packages). */
+export function ndcProductFromDashed(ndc: string): string | null {
+  const m = NDC_PRODUCT_DASHED.exec(ndc);
+  if (!m) return null;
+  const [labeler, product] = [m[1]!, m[2]!];
+  if (labeler.length + product.length !== 8 && labeler.length + product.length !== 9) return null;
+  return labeler.padStart(5, '0') + product.padStart(4, '0');
+}
+
+/** The three 11-digit readings of an undashed 10-digit NDC (4-4-2, 5-3-2, 5-4-1). */
+export function ndc11FromUndashed10(ndc10: string): string[] {
+  if (!/^\d{10}$/.test(ndc10)) return [];
+  return [
+    `0${ndc10}`,
+    `${ndc10.slice(0, 5)}0${ndc10.slice(5)}`,
+    `${ndc10.slice(0, 9)}0${ndc10.slice(9)}`,
+  ];
+}
+
+function detectNdc(q: string): CodeCandidate[] {
+  const dashed = ndc11FromDashed(q);
+  if (dashed) return [{ kind: 'ndc', system: 'ndc11', code: dashed }];
+  const product = ndcProductFromDashed(q);
+  if (product) return [{ kind: 'ndc_product', system: 'ndc', code: product }];
+  // An undashed 10-digit NDC cannot be split safely: offer all three layouts, plus the
+  // 10 digits themselves, which adapters store as written under `ndc`.
+  if (/^\d{10}$/.test(q)) {
+    return [
+      ...ndc11FromUndashed10(q).map((code): CodeCandidate => ({ kind: 'ndc', system: 'ndc11', code, ambiguous: true })),
+      { kind: 'ndc', system: 'ndc', code: q },
+    ];
+  }
+  // Undashed 11 digits can only be the 5-4-2 billing form.
+  if (/^\d{11}$/.test(q)) return [{ kind: 'ndc', system: 'ndc11', code: q }];
+  return [];
+}
+
+/**
+ * Canonical stored GTIN: GTIN-12 (UPC-A) and GTIN-14 with indicator 0 become the GTIN-13
+ * they denote, so one pack has one key; GTIN-8 and other GTIN-14 stay as they are.
+ */
+export function normaliseGtin(code: string): string | null {
+  if (!isValidGtin(code)) return null;
+  if (code.length === 12) return `0${code}`;
+  if (code.length === 14 && code.startsWith('0')) return code.slice(1);
+  return code;
+}
+
+function detectGtin(q: string): CodeCandidate[] {
+  const gtin = normaliseGtin(q);
+  if (!gtin) return [];
+  const out: CodeCandidate[] = [{ kind: 'gtin', system: 'gtin', code: gtin }];
+  // US drug UPCs are number system 3 followed by the 10-digit NDC as printed.
+  if (gtin.length === 13 && gtin.startsWith('03')) out.push({ kind: 'ndc', system: 'ndc', code: gtin.slice(2, 12) });
+  return out;
+}
+
+function detectFrench(q: string): CodeCandidate[] {
+  const out: CodeCandidate[] = [];
+  if (isValidCip13(q)) out.push({ kind: 'cip13', system: 'cip13', code: q });
+  // CIP7 numbers are 7 digits in the 3xxxxxx range; no check digit is published.
+  if (/^3\d{6}$/.test(q)) out.push({ kind: 'cip7', system: 'cip7', code: q });
+  return out;
+}
+
+/** AIC pack codes: 9 digits with a Code 32 check digit, printed with an `A` prefix in OCR-A. */
+export function normaliseAic(raw: string): string | null {
+  const code = raw.replace(/^A/i, '');
+  return isValidAic(code) ? code : null;
+}
+
+/** PZN: PZN8, legacy PZN7 (zero-padded), optionally written `PZN-` or `PZN `. */
+export function normalisePzn(raw: string): string | null {
+  const code = raw.replace(/^PZN[\s-]?/i, '');
+  if (/^\d{8}$/.test(code)) return isValidPzn(code) ? code : null;
+  return pzn8FromPzn7(code);
+}
+
+function detectAicPzn(q: string): CodeCandidate[] {
+  const out: CodeCandidate[] = [];
+  const aic = normaliseAic(q);
+  if (aic) out.push({ kind: 'aic', system: 'aic', code: aic });
+  const pzn = normalisePzn(q);
+  if (pzn) out.push({ kind: 'pzn', system: 'pzn', code: pzn });
+  return out;
+}
+
+/** Nordic article numbers (Vnr) for medicines: 000001-199999 and 370000-599999 (NNC). */
+function isMedicineVnr(code: string): boolean {
+  if (!/^\d{6}$/.test(code)) return false;
+  const n = Number(code);
+  return (n >= 1 && n <= 199_999) || (n >= 370_000 && n <= 599_999);
+}
+
+/** Spanish Código Nacional: 6 digits (medicines 600000-999999), optional `.d` control digit. */
+export function normaliseCimaCodigo(raw: string): string | null {
+  const m = /^(?:CN\s*)?(\d{6})(?:\.?\d)?$/i.exec(raw.replace(/\s+/g, ' ').trim());
+  return m ? m[1]! : null;
+}
+
+/** Irish HPRA numbers: PA (or PPA for parallel imports) + holder/product/pack, e.g. PA0126/173/001. */
+export function normaliseIePaNumber(raw: string): string | null {
+  const code = raw.replace(/\s+/g, '').toUpperCase();
+  return /^P?PA\d{1,5}\/\d{1,4}(?:\/\d{1,4})?$/.test(code) ? code : null;
+}
+
+/** Dutch CBG-MEB numbers: RVG (or RVH) followed by the registration number. */
+export function normaliseCbgMebId(raw: string): string | null {
+  const m = /^(?:RV[GH]\s*)?(\d{1,6})$/i.exec(raw.trim());
+  return m ? String(Number(m[1])) : null;
+}
+
+/** Norwegian FEST ids: `ID_` followed by a GUID, compared upper case. */
+export function normaliseFestId(raw: string): string | null {
+  const code = raw.trim().toUpperCase();
+  return /^ID_[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/.test(code) ? code : null;
+}
+
+function national(system: LookupSystem, code: string): CodeCandidate {
+  return { kind: 'national', system, code };
+}
+
+/** Bare-number national readings, by length; each range below is the register's own. */
+function detectNationalDigits(q: string): CodeCandidate[] {
+  const out: CodeCandidate[] = [];
+  // Swissmedic: 5-digit authorisation number, 8-digit pack number (5 + 3).
+  if (/^\d{5}$/.test(q) || /^\d{8}$/.test(q)) out.push(national('swissmedic_no', q));
+  if (isMedicineVnr(q)) {
+    for (const system of ['dk_varenummer', 'no_varenummer', 'se_varunummer'] as const) out.push(national(system, q));
+  }
+  if (/^[6-9]\d{5}$/.test(q)) out.push(national('cima_codigo', q));
+  // 7 digits: Swiss pharmacode (legacy padded form), Belgian CNK, Czech SÚKL code.
+  if (/^\d{7}$/.test(q)) {
+    out.push(national('pharmacode', String(Number(q))), national('be_apb', q), national('cz_kod_sukl', q));
+  }
+  // dm+d ids are SNOMED CT extension ids in namespace 1000001 (suffix 1000001 + partition 10).
+  if (/^\d+100000110\d$/.test(q) && isValidSctConceptId(q)) out.push(national('dmd_amppid', q));
+  return out;
+}
+
+function detectNationalPrefixed(q: string): CodeCandidate[] {
+  if (/^CN\s*\d{6}(?:\.\d)?$/i.test(q) || /^\d{6}\.\d$/.test(q)) {
+    return [national('cima_codigo', normaliseCimaCodigo(q)!)];
+  }
+  if (/^RV[GH]\s*\d{1,6}$/i.test(q)) return [national('cbg_meb_id', normaliseCbgMebId(q)!)];
+  const pa = normaliseIePaNumber(q);
+  if (pa && /^P?PA/i.test(q)) return [national('ie_pa_number', pa)];
+  const fest = normaliseFestId(q);
+  return fest ? [national('no_merkevare_id', fest)] : [];
+}
+
+function detectUnii(q: string): CodeCandidate[] {
+  const code = q.toUpperCase();
+  if (!isValidUnii(code)) return [];
+  // A lower-case ten-letter word passes the mod-36 check 1 time in 36; require a digit then.
+  if (code !== q && !/\d/.test(code)) return [];
+  return [{ kind: 'unii', system: 'unii', code }];
+}
+
+function detectRxcui(q: string): CodeCandidate[] {
+  const m = /^rxcui:\s*0*(\d{1,9})$/i.exec(q);
+  return m ? [{ kind: 'rxcui', system: 'rxcui', code: m[1]! }] : [];
+}
+
+/**
+ * Every reading of `q` as a code, in the spec's order; [] for a plain name.
+ * Separators inside a purely numeric code (spaces) are ignored; dashes only count for NDCs.
+ */
+export function detectCodes(q: string): CodeCandidate[] {
+  const trimmed = q.trim();
+  if (trimmed === '') return [];
+  const compact = /^[\d\s]+$/.test(trimmed) ? trimmed.replace(/\s+/g, '') : trimmed;
+  return [
+    ...detectAtc(compact),
+    ...detectNdc(compact),
+    ...detectGtin(compact),
+    ...detectFrench(compact),
+    ...detectAicPzn(compact),
+    ...detectNationalDigits(compact),
+    ...detectNationalPrefixed(compact),
+    ...detectUnii(compact),
+    ...detectRxcui(compact),
+  ];
+}
+
+/** Digits-only code of a fixed length range, with spaces and dashes removed. */
+function digits(raw: string, min: number, max: number): string | null {
+  const code = raw.replace(/[\s-]/g, '');
+  return new RegExp(`^\\d{${min},${max}}$`).test(code) ? code : null;
+}
+
+/** Per lookup system: raw code → stored code, or null when malformed. */
+const NORMALISERS: Record<LookupSystem, (raw: string) => string | null> = {
+  gtin: (raw) => normaliseGtin(raw.replace(/\s/g, '')),
+  // `ean` is the retail name of the GTIN-13: same number, same stored key.
+  ean: (raw) => {
+    const code = raw.replace(/\s/g, '');
+    return code.length === 13 ? normaliseGtin(code) : null;
+  },
+  cip13: (raw) => {
+    const code = raw.replace(/\s/g, '');
+    return isValidCip13(code) ? code : null;
+  },
+  pzn: (raw) => normalisePzn(raw.trim()),
+  aic: (raw) => normaliseAic(raw.trim()),
+  ndc11: (raw) => {
+    const code = raw.trim();
+    if (/^\d{11}$/.test(code)) return code;
+    return ndc11FromDashed(code);
+  },
+  // Pharmacodes are integers since 2015; the legacy form pads them to 7 digits with zeros.
+  pharmacode: (raw) => {
+    const code = digits(raw, 1, 10);
+    return code && Number(code) > 0 ? String(Number(code)) : null;
+  },
+  swissmedic_no: (raw) => {
+    const code = raw.replace(/[\s.'-]/g, '');
+    return /^\d{5}$/.test(code) || /^\d{8}$/.test(code) ? code : null;
+  },
+  dmd_amppid: (raw) => {
+    const code = raw.trim();
+    return isValidSctConceptId(code) ? code : null;
+  },
+  // CNK codes are 7 digits; printed forms drop leading zeros or insert a dash (1234-567).
+  be_apb: (raw) => {
+    const code = digits(raw, 1, 7);
+    return code ? code.padStart(7, '0') : null;
+  },
+  cbg_meb_id: normaliseCbgMebId,
+  cima_codigo: normaliseCimaCodigo,
+  // SÚKL codes are 7 digits with leading zeros, often printed without them.
+  cz_kod_sukl: (raw) => {
+    const code = digits(raw, 1, 7);
+    return code ? code.padStart(7, '0') : null;
+  },
+  dk_varenummer: (raw) => digits(raw, 6, 6),
+  no_varenummer: (raw) => digits(raw, 6, 6),
+  se_varunummer: (raw) => digits(raw, 6, 6),
+  // Finnish authorisation numbers: a national serial number or a centralised EU number.
+  fi_myyntilupa: (raw) => {
+    const code = raw.replace(/^MT\s*(?:NR|NRO)?\.?\s*/i, '').trim().toUpperCase();
+    return /^\d{1,6}$/.test(code) || /^EU\/\d\/\d{2}\/\d{3,4}\/\d{3,4}$/.test(code) ? code : null;
+  },
+  ie_pa_number: normaliseIePaNumber,
+  no_merkevare_id: normaliseFestId,
+};
+
+/** Search-only systems, normalised the same way so adapters store what detection yields. */
+const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: string) => string | null> = {
+  // Package NDCs are kept as printed (10 digits); product NDCs in the padded 5-4 form,
+  // because the digits of 4-4 and 5-3 products could otherwise collide.
+  ndc: (raw) => {
+    const code = raw.trim();
+    if (/^\d{4,5}-\d{3,4}-\d{1,2}$/.test(code) && ndc11FromDashed(code)) return code.replace(/-/g, '');
+    if (/^\d{10}$/.test(code)) return code;
+    return ndcProductFromDashed(code) ?? (/^\d{9}$/.test(code) ? code : null);
+  },
+  cip7: (raw) => digits(raw, 7, 7),
+  unii: (raw) => {
+    const code = raw.trim().toUpperCase();
+    return isValidUnii(code) ? code : null;
+  },
+  rxcui: (raw) => {
+    const m = /^(?:rxcui:\s*)?0*(\d{1,9})$/i.exec(raw.trim());
+    return m ? m[1]! : null;
+  },
+  // Free-form national numbers: compared upper case without spaces.
+  national: (raw) => {
+    const code = raw.replace(/\s+/g, '').toUpperCase();
+    return code === '' ? null : code;
+  },
+};
+
+const ALL_NORMALISERS: Record<string, ((raw: string) => string | null) | undefined> = {
+  ...NORMALISERS, ...EXTRA_NORMALISERS,
+};
+
+/**
+ * Stored form of `code` under `system` (a lookup system or a search-only one), or null
+ * when the code is malformed for it (wrong check digit, wrong shape) or the system unknown.
+ */
+export function normaliseIdentifier(system: string, code: string): string | null {
+  const normalise = Object.hasOwn(ALL_NORMALISERS, system) ? ALL_NORMALISERS[system] : undefined;
+  return normalise ? normalise(code) : null;
+}
