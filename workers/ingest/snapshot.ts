@@ -65,12 +65,19 @@ export interface AtcEntry {
 
 export interface ClassEntry {
   system: Exclude<ClassSystem, 'atc'>;
-  /** Opaque id, e.g. an NDF-RT/MeSH id. */
+  /** Opaque id, e.g. an NDF-RT/MeSH id, or `name:<label>` when the register gives names only. */
   code: string;
   label: string;
 }
 
+/** Prefix of provisional substance and class keys derived from a name (`name:ACETAMINOPHEN`). */
+export const PROVISIONAL_NAME_PREFIX = 'name:';
+
 export interface SubstanceEntry {
+  /**
+   * UNII, or a provisional key `<scheme>:<id>` (`name:<UPPER NAME>`, `bdpm:<code>`) when the
+   * register carries no UNII; such entries set `provisional` and can be mapped to a UNII later.
+   */
   unii: string;
   /** Preferred (INN) name. */
   name: string;
@@ -84,9 +91,12 @@ export interface SubstanceEntry {
   rxcui?: string;
   atc_codes?: string[];
   classes?: Array<{ system: ClassEntry['system']; code: string }>;
+  /** True when `unii` is a provisional key rather than an FDA UNII. */
+  provisional?: boolean;
 }
 
 export interface Ingredient {
+  /** UNII or provisional key of a SubstanceEntry. */
   unii: string;
   strength_value?: number;
   strength_unit?: string;
@@ -126,6 +136,8 @@ export interface PackEntry {
   prices?: Price[];
   sl?: SlEntry;
   marketing_status?: 'active' | 'withdrawn';
+  /** Statutory reimbursement rate in percent where the register states one (FR: 15, 30, 65, 100). */
+  reimbursement_rate_percent?: number;
 }
 
 export interface MonographEntry {
@@ -153,6 +165,8 @@ export interface ProductEntry {
   ingredients: Ingredient[];
   packs: PackEntry[];
   monographs?: MonographEntry[];
+  /** Therapeutic classes the register assigns to the product as a whole (US: FDA PHARM_CLASSES). */
+  classes?: Array<{ system: ClassEntry['system']; code: string }>;
 }
 
 export interface RecallEntry {
