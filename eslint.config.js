@@ -9,7 +9,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { patterns: [{ group: ['fs', 'path', 'crypto', 'http', 'os', 'url', 'util', 'events', 'stream', 'zlib', 'child_process', 'net', 'readline', 'worker_threads'], message: 'Use the node: specifier.' }] }],
+      'no-restricted-imports': ['error', {
+        paths: ['fs', 'fs/promises', 'path', 'crypto', 'http', 'https', 'os', 'url', 'util', 'events', 'stream', 'zlib', 'child_process', 'net', 'readline', 'worker_threads', 'module', 'assert']
+          .map((name) => ({ name, message: 'Use the node: specifier.' })),
+      }],
     },
   },
 );

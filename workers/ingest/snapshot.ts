@@ -60,6 +60,8 @@ export interface AtcEntry {
   /** Level 1..5 code, e.g. `N`, `N02`, `N02B`, `N02BE`, `N02BE01`. */
   code: string;
   name: string;
+  /** ATC level 1..5; follows from the code length (1, 3, 4, 5, 7 characters). */
+  level?: number;
   ddd?: DddEntry[];
 }
 

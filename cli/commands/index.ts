@@ -1,0 +1,15 @@
+/** Every `drugref` command by name. */
+import type { Command } from './types.ts';
+import { serveCommand, workerCommand } from './serve.ts';
+import { accountsCommand, keysCommand } from './keys.ts';
+
+export const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  worker: workerCommand,
+  keys: keysCommand,
+  accounts: accountsCommand,
+};
+
+export function usage(): string {
+  return `usage: drugref <command>\n${Object.entries(COMMANDS).map(([name, c]) => `  ${name === c.usage.split(' ')[0] ? '' : `${name} `}${c.usage}`).join('\n')}\n`;
+}

@@ -1,0 +1,52 @@
+/**
+ * Opens the configured database for a CLI command and migrates it. The embedded database
+ * is a single-process store: a lock file in DATA_DIR refuses a second opener with a
+ * clear message instead of risking the files.
+ */
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../platform/config.ts';
+import { openDatabase } from '../platform/db.ts';
+import type { Database } from '../platform/db.ts';
+import { migrate } from '../platform/migrate.ts';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true });
+  const lock = join(dataDir, 'drugref.pid');
+  const holder = Number(await readFile(lock, 'utf8').catch(() => '0'));
+  if (holder && holder !== process.pid && alive(holder)) {
+    throw new Error(`The embedded database in ${dataDir} is in use by process ${holder} (is the server running?). Stop it first, or set DATABASE_URL to share a PostgreSQL server.`);
+  }
+  const handle = await open(lock, 'w');
+  await handle.writeFile(String(process.pid));
+  await handle.close();
+  return () => rm(lock, { force: true });
+}
+
+export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  if (config.databaseUrl) {
+    const db = await openDatabase({ url: config.databaseUrl });
+    await migrate(db);
+    return db;
+  }
+  const embedded = config.dataDir !== 'memory://';
+  const unlock = embedded ? await lockDataDir(config.dataDir) : async () => undefined;
+  try {
+    const db = await openDatabase({ dataDir: embedded ? join(config.dataDir, 'pglite') : config.dataDir });
+    await migrate(db);
+    const close = db.close.bind(db);
+    return Object.assign(db, { close: async () => { await close(); await unlock(); } });
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Builds the Fastify app: error handling, CORS, the auth/quota pipeline, the REST routes
+ * of the route table, the OpenAPI document and the operational endpoints. Everything an
+ * instance needs comes in through `AppOptions`; nothing is read from globals.
+ */
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import { pino } from 'pino';
+import type { DestinationStream } from 'pino';
+import type { Config } from '../platform/config.ts';
+import type { Database } from '../platform/db.ts';
+import { systemClock } from '../platform/clock.ts';
+import type { Clock } from '../platform/clock.ts';
+import { ApiError } from '../platform/errors.ts';
+import { loggerOptions } from '../platform/logger.ts';
+import { createEngine } from '../platform/graphql/engine.ts';
+import { buildInternalSchema } from '../resolvers/index.ts';
+import type { AppDeps, Services } from '../resolvers/context.ts';
+import { ROUTES } from './routes/index.ts';
+import { compileRoutes } from './http/operation.ts';
+import { createGuard, KeyCache } from './http/auth.ts';
+import { pipelinePlugin } from './http/pipeline.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerOperations } from './http/operations.ts';
+import { registerRestRoutes } from './rest/register.ts';
+import { registerOpenApi } from './rest/openapi.ts';
+import { createServices } from './services.ts';
+
+export const API_VERSION = '1.0.0';
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  now?: Clock;
+  /** Where logs go (tests capture them); default stdout. */
+  logStream?: DestinationStream;
+  services?: Services;
+}
+
+export const CORS_OPTIONS = {
+  origin: '*',
+  credentials: false,
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+  allowedHeaders: ['authorization', 'content-type', 'if-none-match'],
+  exposedHeaders: ['etag', 'x-ratelimit-remaining', 'x-service-tier', 'retry-after'],
+  maxAge: 86_400,
+};
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const now = options.now ?? systemClock;
+  const logger = pino(loggerOptions(config.logLevel), options.logStream);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    ajv: { customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: true } },
+  });
+  registerErrorHandling(app);
+  await app.register(cors, CORS_OPTIONS);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError('rate_limited', `At most ${context.max} requests a minute per address; retry in ${Math.ceil(context.ttl / 1000)} s.`, {}, {
+        'retry-after': String(Math.ceil(context.ttl / 1000)),
+      }),
+  });
+
+  const engine = createEngine(buildInternalSchema());
+  const deps: AppDeps = { config, db, now, services: options.services ?? createServices(config, db, logger) };
+  const routes = compileRoutes(engine, ROUTES);
+  const guard = createGuard(db, now, new KeyCache(config.keyCacheTtlMs, now), config.upgradeUrl);
+  await app.register(pipelinePlugin, { guard, db, now });
+  registerRestRoutes(app, engine, deps, routes);
+  registerOpenApi(app, ROUTES, config, API_VERSION);
+  registerOperations(app, db);
+  return app;
+}

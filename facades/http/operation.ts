@@ -1,0 +1,62 @@
+/**
+ * Runs one route-table operation: request → variables → one internal execution →
+ * response body. REST handlers and MCP tool calls both come through here, so an
+ * operation answers the same on every facade.
+ */
+import type { DocumentNode, GraphQLError } from 'graphql';
+import type { Engine } from '../../platform/graphql/engine.ts';
+import { withSnakeCaseAliases } from '../../platform/graphql/snake-aliases.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import type { RequestContext } from '../../resolvers/context.ts';
+import type { RouteDef, RouteInput } from '../routes/types.ts';
+
+export interface CompiledRoute {
+  def: RouteDef;
+  document: DocumentNode;
+}
+
+export interface OperationResult {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** Compiles every route's document once; a broken document fails the start. */
+export function compileRoutes(engine: Engine, routes: RouteDef[]): CompiledRoute[] {
+  return routes.map((def) => ({ def, document: engine.compile(def.document, withSnakeCaseAliases) }));
+}
+
+function camelCase(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Default variable mapping: every path, query and body field, keys in camelCase. */
+export function defaultVariables(input: RouteInput): Record<string, unknown> {
+  const body = input.body && typeof input.body === 'object' && !Array.isArray(input.body) ? input.body : {};
+  const merged = { ...input.params, ...input.query, ...(body as Record<string, unknown>) };
+  return Object.fromEntries(Object.entries(merged).map(([k, v]) => [camelCase(k), v]));
+}
+
+/** The error a failed execution stands for: its ApiError, or a masked internal error. */
+export function errorOf(errors: readonly GraphQLError[], ctx: RequestContext): ApiError {
+  for (const error of errors) {
+    if (error.originalError instanceof ApiError) return error.originalError;
+  }
+  ctx.log.error({ errors: errors.map((e) => ({ message: e.message, path: e.path, stack: e.originalError?.stack })) }, 'operation failed');
+  return new ApiError('internal_error');
+}
+
+export async function runOperation(engine: Engine, route: CompiledRoute, input: RouteInput, ctx: RequestContext): Promise<OperationResult> {
+  const { def } = route;
+  const variables = (def.variables ?? defaultVariables)(input);
+  const result = await engine.run(route.document, variables, ctx);
+  if (result.errors?.length) throw errorOf(result.errors, ctx);
+  const data = (result.data ?? {}) as Record<string, unknown>;
+  const body = def.respond ? def.respond(data, input) : Object.values(data)[0];
+  if (def.notFound && (body === null || body === undefined)) throw notFound(def.notFound);
+  return {
+    status: def.successStatus ?? 200,
+    body,
+    headers: { ...def.headers?.(input), ...ctx.response.headers },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The shared HTTP pipeline of every authenticated /v1 endpoint: authenticate the bearer
+ * key, count the request against quota, check the scope — all in onRequest, so a bad key
+ * gets its 401 before any body is parsed or handler runs — and stamp authenticated 2xx
+ * answers with `x-ratelimit-remaining` and `x-service-tier`.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Database } from '../../platform/db.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Principal } from '../../resolvers/accounts/keys.ts';
+import { quotaRemaining } from '../../resolvers/accounts/quota.ts';
+import type { Scope } from '../../resolvers/accounts/tiers.ts';
+import type { Guard } from './auth.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** Requests left after this one; undefined until metered. */
+    quotaRemaining: number | null | undefined;
+  }
+  interface FastifyInstance {
+    /** onRequest hook that authenticates, meters (unless `metered: false`) and checks `scope`. */
+    guarded(options: { scope: Scope | null; metered?: boolean }): onRequestHookHandler;
+    guard: Guard;
+  }
+}
+
+interface PipelineOptions {
+  guard: Guard;
+  db: Database;
+  now: Clock;
+}
+
+async function pipeline(app: FastifyInstance, opts: PipelineOptions): Promise<void> {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('quotaRemaining', undefined);
+  app.decorate('guard', opts.guard);
+  app.decorate('guarded', ({ scope, metered = true }: { scope: Scope | null; metered?: boolean }) => {
+    return async function guardRequest(request: FastifyRequest) {
+      const principal = await opts.guard.authenticate(request.headers.authorization);
+      request.principal = principal;
+      if (metered) request.quotaRemaining = await opts.guard.meter(principal);
+      opts.guard.requireScope(principal, scope);
+    };
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    const principal = request.principal;
+    if (!principal || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
+    const remaining = request.quotaRemaining !== undefined
+      ? request.quotaRemaining
+      : await quotaRemaining(opts.db, principal.accountId, principal.tier, opts.now());
+    if (remaining !== null) reply.header('x-ratelimit-remaining', String(remaining));
+    reply.header('x-service-tier', principal.tier);
+    return payload;
+  });
+}
+
+export const pipelinePlugin = fp(pipeline, { name: 'drugref-pipeline' });

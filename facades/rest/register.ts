@@ -1,0 +1,75 @@
+/**
+ * REST facade: one Fastify route per route-table entry. A handler only maps the
+ * validated request to the operation and the result to HTTP (status, headers, ETag).
+ * Known paths answer other verbs with 405 and an `allow` header.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../../platform/graphql/engine.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { createContext } from '../../resolvers/context.ts';
+import type { AppDeps } from '../../resolvers/context.ts';
+import { runOperation } from '../http/operation.ts';
+import type { CompiledRoute } from '../http/operation.ts';
+import { etagOf, matchesIfNoneMatch } from '../http/etag.ts';
+import { sendError } from '../http/errors.ts';
+
+/** `/v1/atc/{code}` → `/v1/atc/:code`. */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply) {
+  const ctx = createContext(deps, request.principal, request.log);
+  const input = { params: request.params as Record<string, unknown>, query: request.query as Record<string, unknown>, body: request.body };
+  const result = await runOperation(engine, route, input, ctx);
+  reply.headers(result.headers);
+  if (result.status === 204) return reply.code(204).send();
+  const payload = JSON.stringify(result.body);
+  if (route.def.cacheable) {
+    const etag = etagOf(payload);
+    reply.header('etag', etag);
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  }
+  return reply.code(result.status).type('application/json; charset=utf-8').send(payload);
+}
+
+export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[]): void {
+  for (const route of routes) {
+    const { def } = route;
+    app.route({
+      method: def.method,
+      url: fastifyPath(def.path),
+      schema: {
+        ...(def.params ? { params: def.params } : {}),
+        ...(def.query ? { querystring: def.query } : {}),
+        ...(def.body ? { body: def.body } : {}),
+      },
+      onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }),
+      handler: (request, reply) => answer(engine, deps, route, request, reply),
+    });
+  }
+  registerMethodNotAllowed(app, routes.map((r) => ({ method: r.def.method, path: r.def.path })));
+}
+
+const VERBS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/** For every known path, the verbs it does not serve answer 405 with `allow`. */
+export function registerMethodNotAllowed(app: FastifyInstance, served: Array<{ method: string; path: string }>): void {
+  const byPath = new Map<string, Set<string>>();
+  for (const { method, path } of served) {
+    const methods = byPath.get(path) ?? new Set<string>();
+    methods.add(method);
+    byPath.set(path, methods);
+  }
+  for (const [path, methods] of byPath) {
+    const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].join(', ');
+    const others = VERBS.filter((v) => !methods.has(v));
+    if (!others.length) continue;
+    app.route({
+      method: others,
+      url: fastifyPath(path),
+      handler: (request, reply) =>
+        sendError(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, {}, { allow })),
+    });
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The route table: every /v1 operation, declared once. REST routes, the OpenAPI document
+ * and the MCP tool list are all derived from it. Each domain keeps its entries in its
+ * own file here.
+ */
+import type { RouteDef } from './types.ts';
+import { classificationRoutes } from './classification.ts';
+
+export const ROUTES: RouteDef[] = [
+  ...classificationRoutes,
+];

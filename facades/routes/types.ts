@@ -1,0 +1,63 @@
+/**
+ * One entry of the route table. Each /v1 operation is declared once here; the REST
+ * routes, the OpenAPI document and the MCP tools are all derived from these entries.
+ */
+import type { Scope } from '../../resolvers/accounts/tiers.ts';
+
+export type JsonSchema = Record<string, unknown>;
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The validated request, as the route's variable mapping sees it. */
+export interface RouteInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** What the OpenAPI document says of an operation. */
+export interface OperationDoc {
+  /** Stable camelCase id (OpenAPI operationId). */
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/v1/atc/{code}`. */
+  path: string;
+  /** The one scope the operation needs; null means any valid key. */
+  scope: Scope | null;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** JSON Schemas (type object) of path parameters, query string and body. */
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Schema of the success body, for the OpenAPI document. */
+  response?: JsonSchema;
+  /** Media type of the success body; default application/json. */
+  responseType?: string;
+  /** Status of a successful answer; default 200. */
+  successStatus?: number;
+  /** Every documented status. */
+  statuses: number[];
+  /** Needs no key (the OpenAPI document itself). */
+  public?: boolean;
+}
+
+/** A route-table entry: an operation and how it runs on the internal schema. */
+export interface RouteDef extends OperationDoc {
+  /** The internal GraphQL document, camelCase; answered with snake_case keys. */
+  document: string;
+  /** Request → GraphQL variables. Default: params, query and body fields, keys in camelCase. */
+  variables?: (input: RouteInput) => Record<string, unknown>;
+  /** GraphQL data → response body. Default: the value of the single root field. */
+  respond?: (data: Record<string, unknown>, input: RouteInput) => unknown;
+  /** When the answer is null: 404 `not_found` saying "<notFound> was not found." */
+  notFound?: string;
+  /** Answers carry an ETag and honour if-none-match with 304. */
+  cacheable?: boolean;
+  /** Extra response headers decided from the request (e.g. Deprecation). */
+  headers?: (input: RouteInput) => Record<string, string>;
+  /** Counted against quota (default true). */
+  metered?: boolean;
+  /** How the operation is offered as an MCP tool; false keeps it off the tool list. */
+  mcp?: { name: string; description: string } | false;
+}

@@ -1,0 +1,120 @@
+/**
+ * The one database module: a `query` / `transaction` interface over either a `pg.Pool`
+ * (DATABASE_URL) or the embedded PGlite, reached through the same `pg` API. Nothing else
+ * imports `pg` or PGlite.
+ */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import pg from 'pg';
+import type { PoolClient, QueryResultRow } from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** Anything that runs parameterised SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<R extends QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `fn` in BEGIN/COMMIT on one connection; ROLLBACK when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Round trips made so far (tests assert deterministic query counts with it). */
+  readonly roundTrips: number;
+  /** The embedded database's files as a tarball (PGlite only), to clone it fast in tests. */
+  dump?(): Promise<Blob>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; when absent the embedded database is used. */
+  url?: string | null;
+  /** PGlite data folder, or `memory://`. */
+  dataDir?: string;
+  /** A PGlite data-folder tarball to start from (a migrated template). */
+  loadDataDir?: Blob;
+  /** Pool size for PostgreSQL. */
+  max?: number;
+  onError?: (err: Error) => void;
+}
+
+class PoolDatabase implements Database {
+  roundTrips = 0;
+
+  constructor(
+    readonly kind: 'postgres' | 'pglite',
+    private readonly pool: pg.Pool,
+    private readonly closeEmbedded?: () => Promise<void>,
+    readonly dump?: () => Promise<Blob>,
+  ) {}
+
+  async query<R extends QueryResultRow>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+    this.roundTrips++;
+    const result = await this.pool.query<R>(text, params);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx = this.clientQueryable(client);
+    try {
+      await tx.query('BEGIN');
+      const result = await fn(tx);
+      await tx.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private clientQueryable(client: PoolClient): Queryable {
+    return {
+      query: async <R extends QueryResultRow>(text: string, params?: unknown[]) => {
+        this.roundTrips++;
+        const result = await client.query<R>(text, params);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+    await this.closeEmbedded?.();
+  }
+}
+
+/** Opens PostgreSQL when `url` is given, else the embedded PGlite database. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const onError = options.onError ?? (() => undefined);
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
+    pool.on('error', onError);
+    return new PoolDatabase('postgres', pool);
+  }
+  const dataDir = options.dataDir ?? 'memory://';
+  if (!dataDir.startsWith('memory://')) await mkdir(dirname(dataDir), { recursive: true });
+  // pg_trgm must be handed to PGlite on every open, not only when it is created.
+  const embedded = await PGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  // PGlite is single-connection: a pool of one, so transactions must use their own client.
+  const pool = new pg.Pool({ ...createPgConfig(embedded), max: 1 });
+  pool.on('error', onError);
+  return new PoolDatabase(
+    'pglite',
+    pool,
+    () => embedded.close(),
+    async () => (await embedded.dumpDataDir('none')) as Blob,
+  );
+}

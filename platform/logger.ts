@@ -1,0 +1,43 @@
+/**
+ * pino options shared by the server and the CLI. Credentials never reach a log line:
+ * the authorization header is redacted, anything shaped like an API key is masked in
+ * URLs and messages, and request bodies are never logged.
+ */
+import type { BaseLogger, LoggerOptions } from 'pino';
+
+const KEY_SHAPE = /\b(svc|legacy)_(live|test)_[A-Za-z0-9_-]+/g;
+
+/** Replaces every API-key-shaped token in `text` with its prefix and a mask. */
+export function maskKeys(text: string): string {
+  return text.replace(KEY_SHAPE, (_m, brand: string, env: string) => `${brand}_${env}_[redacted]`);
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  id?: string;
+  ip?: string;
+}
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'credentials', 'body'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskKeys(req.url), ip: req.ip }),
+    },
+    hooks: {
+      // Messages may quote user input (a key pasted into a query string); mask it too.
+      logMethod(args, method) {
+        const masked = args.map((a) => (typeof a === 'string' ? maskKeys(a) : a)) as typeof args;
+        method.apply(this, masked);
+      },
+    },
+  };
+}
+
+/** The logging surface resolvers and workers use (pino's, and Fastify's request logger). */
+export type Logger = Pick<BaseLogger, 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'>;

@@ -1,0 +1,78 @@
+/**
+ * Per-account request quota: a monthly and a daily window (UTC calendar month and day),
+ * the tighter wins. One conditional upsert counts the request and checks both windows
+ * atomically, so concurrent requests on any number of instances never overshoot.
+ * A refused request (429) is not counted: it consumed nothing.
+ */
+import type { Queryable } from '../../platform/db.ts';
+import { TIER_LIMITS } from './tiers.ts';
+import type { Tier } from './tiers.ts';
+
+export type QuotaDecision =
+  | { admitted: true; remaining: number | null }
+  | { admitted: false; window: 'monthly' | 'daily'; limit: number; resets: Date };
+
+function windowStarts(now: Date): { month: string; day: string; nextMonth: Date; nextDay: Date } {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  return {
+    month: new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10),
+    day: new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10),
+    nextMonth: new Date(Date.UTC(y, m + 1, 1)),
+    nextDay: new Date(Date.UTC(y, m, d + 1)),
+  };
+}
+
+function remaining(limit: number | null, used: number): number | null {
+  return limit === null ? null : Math.max(0, limit - used);
+}
+
+/** Counts one request against the account's quota, or refuses it when a window is full. */
+export async function consumeQuota(db: Queryable, accountId: string, tier: Tier, now: Date): Promise<QuotaDecision> {
+  const { monthly, daily } = TIER_LIMITS[tier];
+  const w = windowStarts(now);
+  // The WHERE of ON CONFLICT re-checks the locked row, so the count never passes a limit.
+  const counted = await db.query<{ month_used: number; day_used: number }>(
+    `INSERT INTO quota_usage AS q (account_id, month_start, month_used, day_start, day_used)
+     VALUES ($1, $2, 1, $3, 1)
+     ON CONFLICT (account_id, month_start) DO UPDATE SET
+       month_used = q.month_used + 1,
+       day_used = CASE WHEN q.day_start = EXCLUDED.day_start THEN q.day_used + 1 ELSE 1 END,
+       day_start = EXCLUDED.day_start
+     WHERE ($4::int IS NULL OR q.month_used < $4)
+       AND ($5::int IS NULL OR q.day_start <> EXCLUDED.day_start OR q.day_used < $5)
+     RETURNING month_used, day_used`,
+    [accountId, w.month, w.day, monthly, daily],
+  );
+  const row = counted.rows[0];
+  if (row) {
+    const left = [remaining(monthly, row.month_used), remaining(daily, row.day_used)].filter((n) => n !== null);
+    return { admitted: true, remaining: left.length ? Math.min(...left) : null };
+  }
+  // Refused: the monthly window wins when both are full, since it resets later.
+  const monthFull = await db.query<{ month_used: number }>(
+    'SELECT month_used FROM quota_usage WHERE account_id = $1 AND month_start = $2',
+    [accountId, w.month],
+  );
+  if (monthly !== null && (monthFull.rows[0]?.month_used ?? 0) >= monthly) {
+    return { admitted: false, window: 'monthly', limit: monthly, resets: w.nextMonth };
+  }
+  return { admitted: false, window: 'daily', limit: daily ?? 0, resets: w.nextDay };
+}
+
+/** Requests left in the tighter window, without counting one (null: unlimited). */
+export async function quotaRemaining(db: Queryable, accountId: string, tier: Tier, now: Date): Promise<number | null> {
+  const { monthly, daily } = TIER_LIMITS[tier];
+  const w = windowStarts(now);
+  const { rows } = await db.query<{ month_used: number; day_used: number; day_start: string }>(
+    `SELECT month_used, day_used, to_char(day_start, 'YYYY-MM-DD') AS day_start
+       FROM quota_usage WHERE account_id = $1 AND month_start = $2`,
+    [accountId, w.month],
+  );
+  const row = rows[0];
+  const monthUsed = row?.month_used ?? 0;
+  const dayUsed = row && row.day_start === w.day ? row.day_used : 0;
+  const left = [remaining(monthly, monthUsed), remaining(daily, dayUsed)].filter((n) => n !== null);
+  return left.length ? Math.min(...left) : null;
+}

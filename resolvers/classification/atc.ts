@@ -1,0 +1,71 @@
+/**
+ * The WHO ATC tree: nodes (levels 1 to 5) with their DDDs, loaded per request in batches.
+ * A node's ancestors follow from its code alone (N02BE01 → N, N02, N02B, N02BE).
+ */
+import DataLoader from 'dataloader';
+import type { Queryable } from '../../platform/db.ts';
+
+export interface Ddd {
+  value: number;
+  unit: string;
+  route: string;
+  note: string | null;
+}
+
+export interface AtcNode {
+  code: string;
+  name: string;
+  level: number;
+  parentCode: string | null;
+  source: string;
+  ddd: Ddd[];
+}
+
+/** Code lengths of ATC levels 1..5. */
+const LEVEL_LENGTHS = [1, 3, 4, 5, 7] as const;
+
+export function atcLevel(code: string): number | null {
+  const index = LEVEL_LENGTHS.indexOf(code.length as (typeof LEVEL_LENGTHS)[number]);
+  return index < 0 ? null : index + 1;
+}
+
+/** Ancestor codes of an ATC code, root first, excluding the code itself. */
+export function atcAncestorCodes(code: string): string[] {
+  return LEVEL_LENGTHS.filter((n) => n < code.length).map((n) => code.slice(0, n));
+}
+
+interface NodeRow {
+  code: string;
+  name: string;
+  level: number;
+  parent_code: string | null;
+  source: string;
+  ddd: Ddd[] | null;
+}
+
+/** Loads ATC nodes with their DDDs by code, one query per batch. */
+export function createAtcLoader(db: Queryable): DataLoader<string, AtcNode | null> {
+  return new DataLoader(async (codes) => {
+    const { rows } = await db.query<NodeRow>(
+      `SELECT n.code, n.name, n.level, n.parent_code, n.source,
+              (SELECT json_agg(json_build_object('value', d.value::float8, 'unit', d.unit, 'route', d.route, 'note', d.note)
+                               ORDER BY d.route, d.unit)
+                 FROM atc_ddd d WHERE d.code = n.code) AS ddd
+         FROM atc_nodes n WHERE n.code = ANY($1)`,
+      [codes],
+    );
+    const byCode = new Map(rows.map((r) => [r.code, toNode(r)]));
+    return codes.map((c) => byCode.get(c) ?? null);
+  });
+}
+
+function toNode(row: NodeRow): AtcNode {
+  return {
+    code: row.code,
+    name: row.name,
+    level: row.level,
+    parentCode: row.parent_code,
+    source: row.source,
+    ddd: row.ddd ?? [],
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The per-request context every resolver receives: who is calling, the database, the
+ * request's own dataloaders, the clock, a logger, the config and app-level services.
+ */
+import type { Logger } from '../platform/logger.ts';
+import type { Config } from '../platform/config.ts';
+import type { Database } from '../platform/db.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Principal } from './accounts/keys.ts';
+import { createLoaders } from './loaders.ts';
+import type { Loaders } from './loaders.ts';
+
+/**
+ * App-level singletons (upstream clients, vaults ...). Domains add theirs by declaration
+ * merging: `declare module '../context.ts' { interface Services { x: X } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Services {}
+
+/** What stays the same for every request of one app instance. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  now: Clock;
+  services: Services;
+}
+
+export interface RequestContext extends AppDeps {
+  principal: Principal | null;
+  loaders: Loaders;
+  log: Logger;
+  /** Headers a resolver wants on the HTTP answer (x-service-cache, Deprecation ...). */
+  response: { headers: Record<string, string> };
+}
+
+export function createContext(deps: AppDeps, principal: Principal | null, log: Logger): RequestContext {
+  return { ...deps, principal, log, loaders: createLoaders(deps.db, deps.now), response: { headers: {} } };
+}

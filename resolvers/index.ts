@@ -1,0 +1,27 @@
+/**
+ * The internal GraphQL schema: every `schema/*.graphql` file plus each domain's resolver
+ * map, merged. This schema backs REST, the public GraphQL view and the MCP tools alike.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { GraphQLSchema } from 'graphql';
+import { scalarResolvers } from './scalars.ts';
+import { sourceResolvers } from './sources/resolvers.ts';
+import { classificationResolvers } from './classification/resolvers.ts';
+
+const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
+
+function loadTypeDefs(): string[] {
+  return readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : a.localeCompare(b)))
+    .map((f) => readFileSync(SCHEMA_DIR + f, 'utf8'));
+}
+
+export function buildInternalSchema(): GraphQLSchema {
+  return makeExecutableSchema({
+    typeDefs: loadTypeDefs(),
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers],
+  });
+}

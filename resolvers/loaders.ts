@@ -1,0 +1,17 @@
+/**
+ * Per-request dataloaders of every domain. `createLoaders` runs once per request where the
+ * context is built, never at module level, so no cached row crosses requests or tenants.
+ */
+import type { Queryable } from '../platform/db.ts';
+import type { Clock } from '../platform/clock.ts';
+import { createAtcLoader } from './classification/atc.ts';
+import { createSourceLoader } from './sources/status.ts';
+
+export function createLoaders(db: Queryable, now: Clock) {
+  return {
+    source: createSourceLoader(db, now),
+    atcNode: createAtcLoader(db),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,60 @@
+/**
+ * A fresh app on a fresh database for one test file, with its logs captured so tests
+ * can assert what was (and was not) logged.
+ */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../facades/app.ts';
+import { testConfig } from '../../platform/config.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db.ts';
+import { createKey } from '../../resolvers/accounts/keys.ts';
+import type { Scope, Tier } from '../../resolvers/accounts/tiers.ts';
+import type { Services } from '../../resolvers/context.ts';
+import { openTestDatabase } from './db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  /** Every log line written so far, raw JSON text. */
+  logs: string[];
+  /** Creates a key (and its account when new); returns the plaintext. */
+  key(options?: { tier?: Tier; account?: string; scopes?: Scope[]; test?: boolean }): Promise<string>;
+  close(): Promise<void>;
+}
+
+let accounts = 0;
+
+export async function startTestApp(options: { config?: Partial<Config>; now?: Clock; db?: Database; services?: Services } = {}): Promise<TestApp> {
+  const db = options.db ?? (await openTestDatabase());
+  const config = testConfig({ logLevel: 'info', ...options.config });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp({ config, db, logStream, ...(options.now ? { now: options.now } : {}), ...(options.services ? { services: options.services } : {}) });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    logs,
+    async key({ tier = 'enterprise', account, scopes, test } = {}) {
+      const created = await createKey(db, { account: account ?? `account-${++accounts}-${tier}`, tier, ...(scopes ? { scopes } : {}), ...(test ? { test } : {}) });
+      return created.key;
+    },
+    async close() {
+      await app.close();
+      if (!options.db) await db.close();
+    },
+  };
+}
+
+export function bearer(key: string): { authorization: string } {
+  return { authorization: `Bearer ${key}` };
+}

@@ -1,0 +1,41 @@
+/**
+ * A fresh database for one test file, on the backend of the running vitest project:
+ * PGlite loaded from the migrated template dump, or a PostgreSQL database created from
+ * the template database (dropped again on close).
+ */
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { openDatabase } from '../../platform/db.ts';
+import type { Database } from '../../platform/db.ts';
+import { databaseUrl } from './postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDatabase: { backend: 'pglite' | 'postgres'; template: string };
+  }
+}
+
+export function testBackend(): 'pglite' | 'postgres' {
+  return inject('testDatabase').backend;
+}
+
+export async function openTestDatabase(): Promise<Database> {
+  const { backend, template } = inject('testDatabase');
+  if (backend === 'pglite') {
+    return openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([await readFile(template)]) });
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const name = `drugref_t_${randomBytes(6).toString('hex')}`;
+  const admin = await openDatabase({ url: url, max: 1 });
+  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  const db = await openDatabase({ url: databaseUrl(url, name), max: 20 });
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    close: async () => {
+      await close();
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.close();
+    },
+  });
+}

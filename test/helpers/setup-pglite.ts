@@ -1,0 +1,19 @@
+/** vitest globalSetup for the embedded backend: one migrated PGlite, dumped to a file. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../platform/db.ts';
+import { prepareTemplate } from './template.ts';
+
+export default async function setup(project: TestProject) {
+  const dir = await mkdtemp(join(tmpdir(), 'drugref-pglite-'));
+  const db = await openDatabase({ dataDir: 'memory://' });
+  await prepareTemplate(db);
+  const dump = await db.dump!();
+  await db.close();
+  const file = join(dir, 'template.tar');
+  await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('testDatabase', { backend: 'pglite', template: file });
+  return async () => rm(dir, { recursive: true, force: true });
+}
