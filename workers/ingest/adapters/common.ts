@@ -1,0 +1,198 @@
+/**
+ * Small text helpers shared by the register adapters: decoding, line and CSV splitting,
+ * national number and date formats, provisional keys. Hand-written because the formats are
+ * simple and each adapter needs exact line numbers for its problem reports.
+ */
+import { PROVISIONAL_NAME_PREFIX } from '../snapshot.ts';
+import type { RowProblem } from '../snapshot.ts';
+
+/** One input file of an adapter, as the CLI reads it. */
+export interface InputFile {
+  name: string;
+  content: Buffer;
+}
+
+/** Thrown when a file's structure (header, root element, column layout) is not the expected one. */
+export class FileRejectedError extends Error {
+  readonly file: string;
+
+  constructor(file: string, message: string) {
+    super(`${file}: ${message}`);
+    this.name = 'FileRejectedError';
+    this.file = file;
+  }
+}
+
+/** Collects row problems; each adapter reports through one of these. */
+export class ProblemLog {
+  readonly problems: RowProblem[] = [];
+
+  add(file: string, line: number, message: string): void {
+    this.problems.push({ file, line, message });
+  }
+}
+
+/** Decodes a file; a UTF-8 byte-order mark always wins over the declared encoding. */
+export function decodeText(content: Buffer, encoding: 'utf-8' | 'windows-1252' = 'utf-8'): string {
+  const body = stripBom(content);
+  return new TextDecoder(body === content ? encoding : 'utf-8').decode(body);
+}
+
+/** UTF-8 when the bytes are valid UTF-8, otherwise Windows-1252 (older US exports use it). */
+export function decodeUtf8OrLatin(content: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(stripBom(content));
+  } catch {
+    return new TextDecoder('windows-1252').decode(content);
+  }
+}
+
+function stripBom(content: Buffer): Buffer {
+  return content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? content.subarray(3) : content;
+}
+
+/** A line of text with its 1-based line number. */
+export interface NumberedLine {
+  line: number;
+  text: string;
+}
+
+/** Splits on LF or CRLF, keeping 1-based numbers; blank lines are dropped. */
+export function numberedLines(text: string): NumberedLine[] {
+  const out: NumberedLine[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() !== '') out.push({ line: i + 1, text: raw });
+  });
+  return out;
+}
+
+/** A CSV record: its fields and the line it starts on. */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
+export function parseCsv(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i]!;
+    if (ch === '\n') line += 1;
+    if (quoted) {
+      if (ch !== '"') field += ch;
+      else if (text[i + 1] === '"') { field += '"'; i += 1; }
+      else quoted = false;
+      continue;
+    }
+    if (ch === '"' && field === '') quoted = true;
+    else if (ch === ',') { fields.push(field); field = ''; }
+    else if (ch === '\n') {
+      fields.push(field);
+      if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
+      fields = []; field = ''; start = line;
+    } else if (ch !== '\r') field += ch;
+  }
+  fields.push(field);
+  if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
+  return records;
+}
+
+/** Splits a tab-separated line; the registers here never quote fields. */
+export function tabFields(text: string): string[] {
+  return text.split('\t').map((f) => f.trim());
+}
+
+/**
+ * French number: comma decimal, spaces (incl. no-break) or dots or extra commas as thousands
+ * separators (`1,23`, `1 234,56`, `1.234,56`, and BDPM's `1,234,56`). Null when not a number.
+ */
+export function parseFrenchNumber(raw: string): number | null {
+  let s = raw.replace(/[\s\u00a0\u202f]/g, '');
+  if (s === '') return null;
+  const lastComma = s.lastIndexOf(',');
+  if (lastComma >= 0) s = `${s.slice(0, lastComma).replace(/[.,]/g, '')}.${s.slice(lastComma + 1)}`;
+  if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
+  return Number(s);
+}
+
+/** Plain decimal with a dot (`0.8`, `125.8359`); null when not a finite number. */
+export function parseDecimal(raw: string): number | null {
+  const s = raw.trim();
+  return /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : null;
+}
+
+function isoDate(year: string, month: string, day: string): string | null {
+  const iso = `${year}-${month}-${day}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  // Rejects 31/02 and the like, which Date would otherwise roll over.
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
+}
+
+/** `DD/MM/YYYY` (BDPM) or `DD.MM.YYYY` (SL) to ISO `YYYY-MM-DD`; null when invalid. */
+export function isoFromDayFirst(raw: string): string | null {
+  const m = /^(\d{2})[./](\d{2})[./](\d{4})$/.exec(raw.trim());
+  return m ? isoDate(m[3]!, m[2]!, m[1]!) : null;
+}
+
+/** `YYYYMMDD` (FDA) to ISO `YYYY-MM-DD`; null when invalid. */
+export function isoFromCompact(raw: string): string | null {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(raw.trim());
+  return m ? isoDate(m[1]!, m[2]!, m[3]!) : null;
+}
+
+/** Provisional substance or class key from a name: trimmed, single-spaced, upper case. */
+export function provisionalNameKey(name: string): string {
+  return PROVISIONAL_NAME_PREFIX + name.trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
+/** Leading count and unit of a pack description (`100 TABLET in 1 BOTTLE`, `12 Stk`). */
+export function leadingQuantity(description: string): { units: number; unit: string } | null {
+  const m = /^\s*(\d+(?:[.,]\d+)?)\s+([^\d(][^(]*?)(?:\s+in\s+\d.*)?\s*$/i.exec(description);
+  if (!m) return null;
+  const units = Number(m[1]!.replace(',', '.'));
+  return Number.isFinite(units) ? { units, unit: m[2]!.trim() } : null;
+}
+
+/** Finds a file by exact or case-insensitive base name. */
+export function findFile(files: InputFile[], name: string): InputFile | undefined {
+  const base = (n: string): string => n.split(/[\\/]/).pop()!.toLowerCase();
+  return files.find((f) => base(f.name) === name.toLowerCase());
+}
+
+/** A data row of a tab-separated file with a header line. */
+export interface TsvRow {
+  line: number;
+  /** True when the row has as many fields as the header. */
+  complete: boolean;
+  get(column: string): string;
+}
+
+/** Tab-separated file whose first line names the columns; a header lacking `required` rejects the file. */
+export function parseHeaderedTsv(file: string, text: string, required: readonly string[]): TsvRow[] {
+  const [header, ...body] = numberedLines(text);
+  const names = header ? tabFields(header.text).map((n) => n.toUpperCase()) : [];
+  const missing = required.filter((c) => !names.includes(c));
+  if (missing.length > 0) throw new FileRejectedError(file, `unexpected header: missing ${missing.join(', ')}`);
+  const index = new Map(names.map((n, i) => [n, i]));
+  return body.map(({ line, text: raw }) => {
+    const values = raw.split('\t');
+    return {
+      line,
+      complete: values.length === names.length,
+      get: (column: string) => (values[index.get(column) ?? -1] ?? '').trim(),
+    };
+  });
+}
+
+/** A malformed row detected deep inside a row parser: caught by the adapter, reported, skipped. */
+export class RowError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RowError';
+  }
+}
