@@ -27,6 +27,28 @@ export interface Config {
   pricingUrl: string;
   /** Load the bundled demo catalogue and demo account into an empty database. */
   demo: boolean;
+  /** BYOL vault master keys by key id (32 bytes each); none configured turns the vault off (503). Never logged. */
+  byolMasterKeys: Record<string, Buffer>;
+  /** The key id new BYOL credentials are sealed with (the others only decrypt, for rotation). */
+  byolActiveKeyId: string | null;
+  /** Base URL of each licensed BYOL provider (drugbank, fdb, medispan). */
+  byolBaseUrls: Record<string, string>;
+  /** Timeout of one BYOL passthrough request. */
+  byolTimeoutMs: number;
+  /** OpenAI-compatible chat-completions base URL; null runs the built-in deterministic assistant. */
+  modelBaseUrl: string | null;
+  modelName: string;
+  /** Bearer key of the model endpoint. Never logged. */
+  modelApiKey: string | null;
+  modelTimeoutMs: number;
+  /** Stripe-compatible payment API base URL and secret key; no key turns pack checkout off (503). */
+  paymentBaseUrl: string;
+  paymentSecretKey: string | null;
+  /** Secret of the payment provider's signed completion callback (`t=…,v1=…`). Never logged. */
+  paymentWebhookSecret: string | null;
+  /** Where the hosted checkout sends the buyer back. */
+  checkoutSuccessUrl: string;
+  checkoutCancelUrl: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +93,46 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * BYOL_MASTER_KEYS is `id:base64key[,id:base64key…]` (32-byte AES-256 keys); several ids let
+ * old rows decrypt while `drugref byol rotate` re-seals them under BYOL_MASTER_KEY_ID
+ * (default: the first id). Messages name the variable, never a key.
+ */
+function byolConfig(env: Env): Pick<Config, 'byolMasterKeys' | 'byolActiveKeyId' | 'byolBaseUrls' | 'byolTimeoutMs'> {
+  const keys: Record<string, Buffer> = {};
+  for (const entry of (env.BYOL_MASTER_KEYS ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [id, material, extra] = entry.split(':');
+    if (!id || !material || extra !== undefined || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+      throw new ConfigError('BYOL_MASTER_KEYS must be a comma list of <key id>:<base64 32-byte key>');
+    }
+    const key = Buffer.from(material, 'base64');
+    if (key.length !== 32) throw new ConfigError(`BYOL_MASTER_KEYS key "${id}" must decode to 32 bytes`);
+    if (keys[id]) throw new ConfigError(`BYOL_MASTER_KEYS lists key id "${id}" twice`);
+    keys[id] = key;
+  }
+  const active = env.BYOL_MASTER_KEY_ID || Object.keys(keys)[0] || null;
+  if (active && !keys[active]) throw new ConfigError(`BYOL_MASTER_KEY_ID "${active}" is not among BYOL_MASTER_KEYS`);
+  return {
+    byolMasterKeys: keys,
+    byolActiveKeyId: active,
+    byolBaseUrls: {
+      drugbank: url(env, 'BYOL_DRUGBANK_BASE_URL', 'https://api.drugbank.com/v1') as string,
+      fdb: url(env, 'BYOL_FDB_BASE_URL', 'https://api.fdbcloud.com/api/v1_4') as string,
+      medispan: url(env, 'BYOL_MEDISPAN_BASE_URL', 'https://api.medispan.com/v1') as string,
+    },
+    byolTimeoutMs: int(env, 'BYOL_TIMEOUT_MS', 10_000, 1),
+  };
+}
+
+/** A 32-byte key given as 64 hex characters or base64; null when unset. */
+function key32(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (bytes.length !== 32) throw new ConfigError(`${name} must be 32 bytes as 64 hex characters or base64 (e.g. openssl rand -hex 32)`);
+  return raw;
+}
+
 /** Reads and validates the environment. Throws with the offending variable's name. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.DATA_DIR || './.data';
@@ -87,6 +149,16 @@ export function loadConfig(env: Env = process.env): Config {
     upgradeUrl: url(env, 'UPGRADE_URL', 'https://drugref.example/pricing#upgrade') as string,
     pricingUrl: url(env, 'PRICING_URL', 'https://drugref.example/pricing') as string,
     demo: bool(env, 'DEMO', true),
+    ...byolConfig(env),
+    modelBaseUrl: url(env, 'MODEL_BASE_URL', null),
+    modelName: env.MODEL_NAME || 'gpt-4o-mini',
+    modelApiKey: env.MODEL_API_KEY || null,
+    modelTimeoutMs: int(env, 'MODEL_TIMEOUT_MS', 60_000, 1),
+    paymentBaseUrl: url(env, 'PAYMENT_BASE_URL', 'https://api.stripe.com') as string,
+    paymentSecretKey: env.PAYMENT_SECRET_KEY || null,
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
+    checkoutSuccessUrl: url(env, 'CHECKOUT_SUCCESS_URL', 'https://drugref.example/console/chat?checkout=success') as string,
+    checkoutCancelUrl: url(env, 'CHECKOUT_CANCEL_URL', 'https://drugref.example/pricing') as string,
   };
 }
 
