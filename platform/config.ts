@@ -27,6 +27,18 @@ export interface Config {
   pricingUrl: string;
   /** Load the bundled demo catalogue and demo account into an empty database. */
   demo: boolean;
+  /**
+   * 32-byte key (64 hex chars or base64) that encrypts webhook signing secrets
+   * (AES-256-GCM) and signs /v1/changes cursors; null falls back to a key kept in the
+   * database (docs/webhooks.md says what that gives up).
+   */
+  webhookSecretKey: string | null;
+  /** Webhook delivery cycle (spec: 60 s). */
+  webhookIntervalMs: number;
+  /** How long a receiver has to answer one batch (spec: 15 s). */
+  webhookTimeoutMs: number;
+  /** Change rows per subscription per run (spec: 500). */
+  webhookBatchCap: number;
   /** BYOL vault master keys by key id (32 bytes each); none configured turns the vault off (503). Never logged. */
   byolMasterKeys: Record<string, Buffer>;
   /** The key id new BYOL credentials are sealed with (the others only decrypt, for rotation). */
@@ -149,6 +161,10 @@ export function loadConfig(env: Env = process.env): Config {
     upgradeUrl: url(env, 'UPGRADE_URL', 'https://drugref.example/pricing#upgrade') as string,
     pricingUrl: url(env, 'PRICING_URL', 'https://drugref.example/pricing') as string,
     demo: bool(env, 'DEMO', true),
+    webhookSecretKey: key32(env, 'WEBHOOK_SECRET_KEY'),
+    webhookIntervalMs: int(env, 'WEBHOOK_INTERVAL_MS', 60_000, 100),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100),
+    webhookBatchCap: int(env, 'WEBHOOK_BATCH_CAP', 500, 1),
     ...byolConfig(env),
     modelBaseUrl: url(env, 'MODEL_BASE_URL', null),
     modelName: env.MODEL_NAME || 'gpt-4o-mini',

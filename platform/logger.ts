@@ -23,7 +23,7 @@ export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'credentials', 'body'],
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'credentials', 'body', '*.credentials', 'api_key', 'client_secret', 'password', 'modelApiKey', 'paymentSecretKey', 'paymentWebhookSecret', 'byolMasterKeys'],
       censor: '[redacted]',
     },
     serializers: {

@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { scalarResolvers } from './scalars.ts';
+import { byolResolvers } from './byol/resolvers.ts';
 import { sourceResolvers } from './sources/resolvers.ts';
 import { classificationResolvers } from './classification/resolvers.ts';
+import { changesResolvers } from './changes/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -22,6 +24,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, byolResolvers],
   });
 }

@@ -6,11 +6,13 @@ import type { Queryable } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
 import { createAtcLoader } from './classification/atc.ts';
 import { createSourceLoader } from './sources/status.ts';
+import { createLastDeliveryLoader } from './changes/deliveries.ts';
 
 export function createLoaders(db: Queryable, now: Clock) {
   return {
     source: createSourceLoader(db, now),
     atcNode: createAtcLoader(db),
+    webhookLastDelivery: createLastDeliveryLoader(db),
   };
 }
 

@@ -2,12 +2,14 @@
 import type { Command } from './types.ts';
 import { serveCommand, workerCommand } from './serve.ts';
 import { accountsCommand, keysCommand } from './keys.ts';
+import { byolCommand } from './byol.ts';
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   worker: workerCommand,
   keys: keysCommand,
   accounts: accountsCommand,
+  byol: byolCommand,
 };
 
 export function usage(): string {

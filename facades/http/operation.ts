@@ -48,6 +48,7 @@ export function errorOf(errors: readonly GraphQLError[], ctx: RequestContext): A
 
 export async function runOperation(engine: Engine, route: CompiledRoute, input: RouteInput, ctx: RequestContext): Promise<OperationResult> {
   const { def } = route;
+  if (def.refuse) throw def.refuse(ctx.config);
   const variables = (def.variables ?? defaultVariables)(input);
   const result = await engine.run(route.document, variables, ctx);
   if (result.errors?.length) throw errorOf(result.errors, ctx);

@@ -5,7 +5,11 @@
  */
 import type { RouteDef } from './types.ts';
 import { classificationRoutes } from './classification.ts';
+import { changesRoutes } from './changes.ts';
+import { byolRoutes } from './byol.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
+  ...changesRoutes,
+  ...byolRoutes,
 ];

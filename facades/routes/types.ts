@@ -3,6 +3,8 @@
  * routes, the OpenAPI document and the MCP tools are all derived from these entries.
  */
 import type { Scope } from '../../resolvers/accounts/tiers.ts';
+import type { Config } from '../../platform/config.ts';
+import type { ApiError } from '../../platform/errors.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -60,4 +62,10 @@ export interface RouteDef extends OperationDoc {
   metered?: boolean;
   /** How the operation is offered as an MCP tool; false keeps it off the tool list. */
   mcp?: { name: string; description: string } | false;
+  /**
+   * A fixed spec outcome answered after auth, quota and scope instead of running
+   * `document` (unsupported or retired verbs: BYOL POST → 404, chat/subscribe → 410).
+   * Its `document` is then only compiled, never executed.
+   */
+  refuse?: (config: Config) => ApiError;
 }

@@ -1,0 +1,45 @@
+/**
+ * The database side of the upstream cache: one row per source and normalised request.
+ * Kept apart from the HTTP client so curated local sources share it unchanged.
+ */
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../db.ts';
+
+export interface CachedAnswer {
+  status: number;
+  body: unknown;
+  fetchedAt: Date;
+}
+
+/**
+ * The cache key of a request: method, path, query parameters sorted by name with
+ * trimmed values, and a hash of the body. Two requests that differ only in parameter
+ * order or spacing share one row.
+ */
+export function cacheKey(method: string, path: string, query: Record<string, string | number | undefined> = {}, body?: unknown): string {
+  const params = Object.entries(query)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([k, v]) => [k, String(v).trim().replace(/\s+/g, ' ')] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+  const digest = body === undefined ? '' : ` #${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 32)}`;
+  return `${method.toUpperCase()} ${path}${params ? `?${params}` : ''}${digest}`;
+}
+
+export async function readCache(db: Queryable, source: string, key: string): Promise<CachedAnswer | null> {
+  const { rows } = await db.query<{ status: number; body: unknown; fetched_at: Date }>(
+    'SELECT status, body, fetched_at FROM upstream_cache WHERE source = $1 AND cache_key = $2',
+    [source, key],
+  );
+  const row = rows[0];
+  return row ? { status: row.status, body: row.body, fetchedAt: new Date(row.fetched_at) } : null;
+}
+
+export async function writeCache(db: Queryable, source: string, key: string, answer: CachedAnswer): Promise<void> {
+  await db.query(
+    `INSERT INTO upstream_cache (source, cache_key, status, body, fetched_at) VALUES ($1, $2, $3, $4::jsonb, $5)
+     ON CONFLICT (source, cache_key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, fetched_at = EXCLUDED.fetched_at`,
+    [source, key, answer.status, JSON.stringify(answer.body ?? null), answer.fetchedAt],
+  );
+}
