@@ -7,7 +7,11 @@ import type { Config } from '../platform/config.ts';
 import type { Database } from '../platform/db.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Services } from '../resolvers/context.ts';
+import { UpstreamClient } from '../platform/upstream/client.ts';
+import '../resolvers/enrichment/upstream.ts';
 
-export function createServices(_config: Config, _db: Database, _log: Logger): Services {
-  return {};
+export function createServices(config: Config, db: Database, log: Logger): Services {
+  return {
+    upstream: new UpstreamClient({ config: config.upstream, db, log }),
+  };
 }

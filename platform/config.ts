@@ -4,6 +4,8 @@
  * a typed `Config`. Tests build their own with `testConfig`.
  */
 import { resolve } from 'node:path';
+import { HTTP_SOURCES, LOCAL_SOURCES, SOURCE_DEFAULTS, envName } from './upstream/sources.ts';
+import type { SourceId } from './upstream/sources.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -61,6 +63,29 @@ export interface Config {
   /** Where the hosted checkout sends the buyer back. */
   checkoutSuccessUrl: string;
   checkoutCancelUrl: string;
+  /** Enrichment sources: the upstream client, its cache and the licensed crosswalk. */
+  upstream: UpstreamConfig;
+}
+
+/** One enrichment source: where it lives, how long its answers stay fresh, on or off. */
+export interface SourceConfig {
+  baseUrl: string | null;
+  ttlSeconds: number;
+  enabled: boolean;
+}
+
+export interface UpstreamConfig {
+  sources: Record<SourceId, SourceConfig>;
+  timeoutMs: number;
+  /** Retries after the first attempt, on network errors, 429 and 5xx only. */
+  retries: number;
+  retryBaseMs: number;
+  /** Requests in flight per upstream at most. */
+  concurrency: number;
+  /** `retry-after` of the 503 a switched-off source answers. */
+  retryAfterSeconds: number;
+  /** Licence key of the RxNorm crosswalk; null leaves the crosswalk out. */
+  crosswalkKey: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -103,6 +128,30 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function upstreamConfig(env: Env): UpstreamConfig {
+  const sources = {} as Record<SourceId, SourceConfig>;
+  for (const id of [...HTTP_SOURCES, ...LOCAL_SOURCES]) {
+    const name = envName(id);
+    const defaults = SOURCE_DEFAULTS[id];
+    sources[id] = {
+      baseUrl: defaults.baseUrl === null && !env[`UPSTREAM_${name}_URL`] ? null : url(env, `UPSTREAM_${name}_URL`, defaults.baseUrl),
+      ttlSeconds: int(env, `UPSTREAM_${name}_TTL_SECONDS`, defaults.ttlSeconds),
+      enabled: bool(env, `UPSTREAM_${name}_ENABLED`, true),
+    };
+  }
+  const crosswalkKey = env.RXNORM_CROSSWALK_KEY || null;
+  if (crosswalkKey && !sources.crosswalk.baseUrl) throw new ConfigError('RXNORM_CROSSWALK_KEY needs UPSTREAM_CROSSWALK_URL (the licensed crosswalk has no public default)');
+  return {
+    sources,
+    timeoutMs: int(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1),
+    retries: int(env, 'UPSTREAM_RETRIES', 2),
+    retryBaseMs: int(env, 'UPSTREAM_RETRY_BASE_MS', 250),
+    concurrency: int(env, 'UPSTREAM_CONCURRENCY', 4, 1),
+    retryAfterSeconds: int(env, 'UPSTREAM_RETRY_AFTER_SECONDS', 300, 1),
+    crosswalkKey,
+  };
 }
 
 /**
@@ -175,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     checkoutSuccessUrl: url(env, 'CHECKOUT_SUCCESS_URL', 'https://drugref.example/console/chat?checkout=success') as string,
     checkoutCancelUrl: url(env, 'CHECKOUT_CANCEL_URL', 'https://drugref.example/pricing') as string,
+    upstream: upstreamConfig(env),
   };
 }
 

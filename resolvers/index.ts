@@ -11,6 +11,7 @@ import { byolResolvers } from './byol/resolvers.ts';
 import { sourceResolvers } from './sources/resolvers.ts';
 import { classificationResolvers } from './classification/resolvers.ts';
 import { changesResolvers } from './changes/resolvers.ts';
+import { rxnormResolvers } from './rxnorm/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -24,6 +25,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, byolResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, byolResolvers, rxnormResolvers],
   });
 }

@@ -7,9 +7,11 @@ import type { RouteDef } from './types.ts';
 import { classificationRoutes } from './classification.ts';
 import { changesRoutes } from './changes.ts';
 import { byolRoutes } from './byol.ts';
+import { enrichmentRoutes } from './enrichment.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
   ...changesRoutes,
   ...byolRoutes,
+  ...enrichmentRoutes,
 ];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { FakeUpstream } from '../fakes/upstream-server.ts';
+import type { FakeUpstream } from '../fakes/upstream-server.ts';
 import { startEnrichmentApp } from './helpers.ts';
 import type { EnrichmentTestApp } from './helpers.ts';
 
