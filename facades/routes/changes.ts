@@ -1,0 +1,99 @@
+/** Route-table entries of the change feed and webhook subscriptions. */
+import type { RouteDef } from './types.ts';
+
+const CHANGE = 'id tableName naturalKey drugId changeType before after source occurredAt';
+const SOURCES = 'meta { sources { id name country lastSyncedAt schemaState demo } notice }';
+const EVENTS = ['changes.insert', 'changes.update', 'changes.delete', 'changes.recall'];
+const UUID = { type: 'string', format: 'uuid' };
+const DELIVERY = 'lastDelivery { deliveryId attemptedAt outcome statusCode error changeCount durationMs }';
+
+const CHANGE_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: UUID, table_name: { type: 'string' }, natural_key: { type: 'object' }, drug_id: { type: ['string', 'null'] },
+    change_type: { type: 'string', enum: ['insert', 'update', 'delete', 'recall'] }, before: { type: ['object', 'null'] },
+    after: { type: ['object', 'null'] }, source: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const listChanges: RouteDef = {
+  operationId: 'listChanges',
+  method: 'GET',
+  path: '/v1/changes',
+  scope: 'changes:read',
+  summary: 'The cross-source change feed, oldest first, keyset-paginated.',
+  description: 'Pass `next_cursor` back as `cursor` to continue; it is always present, so a poller keeps the last one it got. `since` (inclusive) starts at a timestamp. Changes are ordered by (`occurred_at`, `id`).',
+  tags: ['changes'],
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      since: { type: 'string', description: 'ISO 8601 date or timestamp with a zone; changes at or after it. Not with `cursor`.' },
+      cursor: { type: 'string', maxLength: 200, description: 'Opaque `next_cursor` of a previous page.' },
+      limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Page size, at most 1000.' },
+    },
+  },
+  document: `query ($since: String, $cursor: String, $limit: Int) { changes(since: $since, cursor: $cursor, limit: $limit) { changes { ${CHANGE} } nextCursor hasMore ${SOURCES} } }`,
+  response: {
+    type: 'object',
+    properties: { changes: { type: 'array', items: CHANGE_SCHEMA }, next_cursor: { type: 'string' }, has_more: { type: 'boolean' }, _meta: { type: 'object' } },
+  },
+  statuses: [200, 401, 403, 422],
+  mcp: {
+    name: 'list_changes',
+    description: 'Read the drug register change feed (new, changed, withdrawn or recalled products, packs and prices), oldest first. Pass the returned next_cursor as cursor to continue, or since (ISO timestamp) to start at a date.',
+  },
+};
+
+const createWebhook: RouteDef = {
+  operationId: 'createWebhook',
+  method: 'POST',
+  path: '/v1/webhooks',
+  scope: 'webhooks:write',
+  summary: 'Subscribe a URL to change events; the answer carries the one-time signing secret.',
+  tags: ['webhooks'],
+  body: {
+    type: 'object',
+    required: ['url'],
+    additionalProperties: false,
+    properties: {
+      url: { type: 'string', description: 'http or https URL that receives POSTed batches.' },
+      events: { type: 'array', items: { type: 'string', enum: EVENTS }, description: 'Default: changes.insert, changes.update, changes.delete.' },
+    },
+  },
+  document: 'mutation ($url: String!, $events: [String!]) { createWebhook(url: $url, events: $events) { id url events createdAt secret } }',
+  successStatus: 201,
+  response: { type: 'object', properties: { id: UUID, url: { type: 'string' }, events: { type: 'array', items: { type: 'string' } }, created_at: { type: 'string' }, secret: { type: 'string' } } },
+  statuses: [201, 401, 403, 422],
+  mcp: false,
+};
+
+const deleteWebhook: RouteDef = {
+  operationId: 'deleteWebhook',
+  method: 'DELETE',
+  path: '/v1/webhooks',
+  scope: 'webhooks:write',
+  summary: 'Delete one of the account\'s webhook subscriptions.',
+  tags: ['webhooks'],
+  query: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { ...UUID, description: 'The subscription id.' } } },
+  document: 'mutation ($id: ID!) { deleteWebhook(id: $id) }',
+  successStatus: 204,
+  statuses: [204, 401, 403, 404, 422],
+  mcp: false,
+};
+
+const listWebhooks: RouteDef = {
+  operationId: 'listWebhooks',
+  method: 'GET',
+  path: '/v1/webhooks',
+  scope: 'webhooks:write',
+  summary: 'Extension: the account\'s subscriptions (never their secrets) with the last delivery status of each.',
+  tags: ['webhooks'],
+  query: { type: 'object', additionalProperties: false, properties: {} },
+  document: `query { webhooks { id url events createdAt deliveredUntil ${DELIVERY} } }`,
+  respond: (data) => ({ webhooks: data.webhooks }),
+  statuses: [200, 401, 403],
+  mcp: false,
+};
+
+export const changesRoutes: RouteDef[] = [listChanges, createWebhook, deleteWebhook, listWebhooks];

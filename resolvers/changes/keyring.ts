@@ -1,0 +1,63 @@
+/**
+ * Key material of the changes domain: one 32-byte root key (WEBHOOK_SECRET_KEY, or a
+ * database-held fallback in development) from which HKDF derives a key per purpose, so
+ * the key that seals webhook secrets never also signs feed cursors.
+ */
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { Config } from '../../platform/config.ts';
+import type { Queryable } from '../../platform/db.ts';
+
+export interface RootKey {
+  material: Buffer;
+  /** Stored next to every sealed secret: which key sealed it. */
+  ref: string;
+}
+
+export type KeyPurpose = 'webhook-secret' | 'changes-cursor';
+
+const IV_BYTES = 12; // the GCM standard nonce size
+const TAG_BYTES = 16; // full-length GCM tag
+
+function decodeConfiguredKey(raw: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+}
+
+/**
+ * The root key. With WEBHOOK_SECRET_KEY set it comes from config and never touches the
+ * database, so a dump alone cannot unseal secrets. Without it, one random key is created
+ * in the database on first use (development convenience, documented as weaker).
+ */
+export async function rootKey(config: Config, db: Queryable): Promise<RootKey> {
+  if (config.webhookSecretKey) {
+    const material = decodeConfiguredKey(config.webhookSecretKey);
+    return { material, ref: `config:${createHash('sha256').update(material).digest('hex').slice(0, 12)}` };
+  }
+  const existing = await db.query<{ material: Buffer }>('SELECT material FROM webhook_fallback_key');
+  if (existing.rows[0]) return { material: existing.rows[0].material, ref: 'db' };
+  // Two instances racing here both insert; ON CONFLICT keeps the first and both read it back.
+  await db.query('INSERT INTO webhook_fallback_key (material) VALUES ($1) ON CONFLICT (id) DO NOTHING', [randomBytes(32)]);
+  const created = await db.query<{ material: Buffer }>('SELECT material FROM webhook_fallback_key');
+  return { material: created.rows[0]!.material, ref: 'db' };
+}
+
+/** A 32-byte key for one purpose, derived from the root key. */
+export function purposeKey(root: RootKey, purpose: KeyPurpose): Buffer {
+  return Buffer.from(hkdfSync('sha256', root.material, Buffer.alloc(0), `drugref:${purpose}`, 32));
+}
+
+/** AES-256-GCM: IV ‖ tag ‖ ciphertext. The subscription id is bound as associated data. */
+export function sealSecret(root: RootKey, secret: string, subscriptionId: string): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', purposeKey(root, 'webhook-secret'), iv);
+  cipher.setAAD(Buffer.from(subscriptionId));
+  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+/** Opens a sealed secret; throws when the key differs or the bytes were altered. */
+export function openSecret(root: RootKey, sealed: Buffer, subscriptionId: string): string {
+  const decipher = createDecipheriv('aes-256-gcm', purposeKey(root, 'webhook-secret'), sealed.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(subscriptionId));
+  decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+}
