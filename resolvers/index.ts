@@ -12,6 +12,7 @@ import { sourceResolvers } from './sources/resolvers.ts';
 import { classificationResolvers } from './classification/resolvers.ts';
 import { changesResolvers } from './changes/resolvers.ts';
 import { rxnormResolvers } from './rxnorm/resolvers.ts';
+import { catalogueResolvers } from './catalogue/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -25,6 +26,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, byolResolvers, rxnormResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, rxnormResolvers],
   });
 }

@@ -7,12 +7,14 @@ import type { Clock } from '../platform/clock.ts';
 import { createAtcLoader } from './classification/atc.ts';
 import { createSourceLoader } from './sources/status.ts';
 import { createLastDeliveryLoader } from './changes/deliveries.ts';
+import { createCatalogueLoaders } from './catalogue/loaders.ts';
 
 export function createLoaders(db: Queryable, now: Clock) {
   return {
     source: createSourceLoader(db, now),
     atcNode: createAtcLoader(db),
     webhookLastDelivery: createLastDeliveryLoader(db),
+    catalogue: createCatalogueLoaders(db),
   };
 }
 

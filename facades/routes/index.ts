@@ -8,10 +8,12 @@ import { classificationRoutes } from './classification.ts';
 import { changesRoutes } from './changes.ts';
 import { byolRoutes } from './byol.ts';
 import { enrichmentRoutes } from './enrichment.ts';
+import { catalogueRoutes } from './catalogue.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
   ...changesRoutes,
   ...byolRoutes,
   ...enrichmentRoutes,
+  ...catalogueRoutes,
 ];

@@ -1,0 +1,166 @@
+/** Route-table entries of the catalogue: search, drug record, lookup, equivalents, monograph. */
+import { CH_DEFAULT_DEPRECATED_AT, deprecationHeaders } from '../http/deprecation.ts';
+import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../workers/ingest/snapshot.ts';
+import type { RouteDef, RouteInput } from './types.ts';
+
+/** Where the deprecated implicit `country=CH` default is explained. */
+export const COUNTRY_DEFAULT_DOCS = 'https://drugref.example/docs/api-decisions#headers';
+
+/** Deprecation headers when the caller left `country` to its deprecated CH default. */
+export function implicitCountryHeaders(input: RouteInput): Record<string, string> {
+  return input.query.country === undefined ? deprecationHeaders(CH_DEFAULT_DEPRECATED_AT, COUNTRY_DEFAULT_DOCS) : {};
+}
+
+export const SOURCES = 'meta { sources { id name country lastSyncedAt schemaState demo } notice }';
+export const DRUG_ROW = 'id productName substanceName country atcCode brand doseForm marketingStatus matchedBy';
+export const PACK = 'id description units unit marketingStatus identifiers { system code } prices { kind amount currency validFrom } sl';
+export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
+  reimbursementRatePercent ingredients { unii name moietyUnii strengthValue strengthUnit } identifiers { system code packId }
+  packs { ${PACK} } atcChain { code name level } monographLanguages classes { system code label } ${SOURCES}`;
+
+const COUNTRY = { type: 'string', enum: [...JURISDICTIONS, 'ALL'], description: 'ISO 3166-1 alpha-2 of a register, or ALL for every register.' };
+export const ATC_PREFIX = { type: 'string', pattern: '^[A-Za-z]([0-9]{2}([A-Za-z]([A-Za-z]([0-9]{2})?)?)?)?$', description: 'ATC code or class prefix, e.g. N02B.' };
+const ID_PARAMS = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', format: 'uuid', description: 'Drug id (uuid).' } },
+  additionalProperties: false,
+} as const;
+const LOOKUP_FIELDS = {
+  system: { type: 'string', enum: [...LOOKUP_SYSTEMS], description: 'Code system of the identifier.' },
+  code: { type: 'string', minLength: 1, maxLength: 64, description: 'The code as printed; normalised (dashes, check digit, padding) before the lookup.' },
+};
+const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!) { drugByCode(system: $system, code: $code) { ${DRUG_FULL} matchedPack { ${PACK} } } }`;
+const DRUG_STATUSES = [200, 401, 403, 404, 422];
+
+export const catalogueRoutes: RouteDef[] = [
+  {
+    operationId: 'searchDrugs',
+    method: 'GET',
+    path: '/v1/drugs',
+    scope: 'drugs:read',
+    summary: 'Typeahead search by name or any code.',
+    description: 'Codes are tried first (ATC, NDC, GTIN, CIP13, CIP7, AIC, PZN, national numbers, UNII, rxcui:<n>); otherwise a case-insensitive match on product or substance name. Without `country` name search runs in CH (deprecated default, `Deprecation` header); a code match is narrowed only by an explicit country.',
+    tags: ['drugs'],
+    query: {
+      type: 'object',
+      required: ['q'],
+      additionalProperties: false,
+      properties: {
+        q: { type: 'string', minLength: 1, maxLength: 200, description: 'A name or any code.' },
+        country: { ...COUNTRY, description: 'ISO 3166-1 alpha-2 or ALL; default CH (deprecated) for name search.' },
+        atc: { ...ATC_PREFIX, description: 'Prefix filter on atc_code.' },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100.' },
+      },
+    },
+    document: `query ($q: String!, $country: String, $atc: String, $limit: Int) {
+      drugs(q: $q, country: $country, atc: $atc, limit: $limit) { q country matchedBy count results { ${DRUG_ROW} } ${SOURCES} } }`,
+    headers: implicitCountryHeaders,
+    statuses: [200, 401, 403, 422],
+    mcp: {
+      name: 'search_drugs',
+      description: 'Search marketed medicinal products by brand or substance name, or by any code (ATC, GTIN/EAN, NDC, CIP13, PZN, AIC, Swissmedic number, UNII, "rxcui:<n>"). Give `country` (ISO alpha-2 such as CH, DE, FR, US, or ALL); each result has an id for get_drug and says how it matched.',
+    },
+  },
+  {
+    operationId: 'getDrug',
+    method: 'GET',
+    path: '/v1/drugs/{id}',
+    scope: 'drugs:read',
+    summary: 'The full drug record, or a FHIR R4 Medication with format=fhir.',
+    tags: ['drugs'],
+    params: ID_PARAMS,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { format: { type: 'string', enum: ['json', 'fhir'], default: 'json', description: 'json (default) or fhir (FHIR R4 Medication).' } },
+    },
+    document: `query ($id: ID!, $fhir: Boolean!) { drug(id: $id) { fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} } } }`,
+    variables: (input) => ({ id: input.params.id, fhir: input.query.format === 'fhir' }),
+    respond: (data, input) => {
+      const drug = data.drug as Record<string, unknown> | null;
+      return input.query.format === 'fhir' ? drug?.fhir_medication : drug;
+    },
+    notFound: 'Drug',
+    cacheable: true,
+    statuses: [200, 304, 401, 403, 404, 422],
+    mcp: {
+      name: 'get_drug',
+      description: 'Get one drug record by its id (from search_drugs): product and substance names, ingredients with strengths, dose form, holder, ATC parent chain, packs with prices and identifiers, and which monograph languages exist.',
+    },
+  },
+  {
+    operationId: 'getDrugEquivalents',
+    method: 'GET',
+    path: '/v1/drugs/{id}/equivalents',
+    scope: 'drugs:read',
+    summary: 'The same medicine and the same substances in other products, grouped by country.',
+    tags: ['drugs'],
+    params: ID_PARAMS,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { per_country: { type: 'integer', minimum: 1, maximum: 50, default: 3, description: 'Products listed per country, 1 to 50.' } },
+    },
+    document: `query ($id: ID!, $perCountry: Int) { drugEquivalents(id: $id, perCountry: $perCountry) {
+      drug { ${DRUG_ROW} } basis perCountry
+      sameMedicine { country count drugs { ${DRUG_ROW} } } sameSubstance { country count drugs { ${DRUG_ROW} } } ${SOURCES} } }`,
+    notFound: 'Drug',
+    statuses: DRUG_STATUSES,
+    mcp: {
+      name: 'get_drug_equivalents',
+      description: 'Find the same medicine (same active substances, strength, dose form and route) and products with the same substances in other countries, for a drug id. Counts per country are exact; `basis` says whether matching used substance identity (UNII), the ATC class, or nothing.',
+    },
+  },
+  {
+    operationId: 'getDrugMonograph',
+    method: 'GET',
+    path: '/v1/drugs/{id}/monograph',
+    scope: 'drugs:read',
+    summary: 'The Swiss monograph text in one language.',
+    tags: ['drugs'],
+    params: ID_PARAMS,
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { lang: { type: 'string', enum: ['de', 'fr', 'it'], default: 'de', description: 'de (default), fr or it.' } },
+    },
+    document: `query ($id: ID!, $lang: String!) { drugMonograph(id: $id, lang: $lang) { lang title sections availableLanguages ${SOURCES} } }`,
+    notFound: 'Drug',
+    statuses: DRUG_STATUSES,
+    mcp: {
+      name: 'get_drug_monograph',
+      description: 'Read the Swiss product information (monograph) of a drug id in German, French or Italian: indications, dosage, contraindications, warnings, interactions, adverse reactions, by section.',
+    },
+  },
+  {
+    operationId: 'lookupDrug',
+    method: 'GET',
+    path: '/v1/drugs/lookup',
+    scope: 'drugs:read',
+    summary: 'Resolve one pack-level identifier to the canonical drug record.',
+    tags: ['drugs'],
+    query: { type: 'object', required: ['system', 'code'], additionalProperties: false, properties: LOOKUP_FIELDS },
+    document: LOOKUP_DOCUMENT,
+    notFound: 'Drug for this code',
+    statuses: DRUG_STATUSES,
+    mcp: {
+      name: 'lookup_pack',
+      description: 'Resolve a barcode or pack identifier to its drug: give `system` (gtin, ean, pharmacode, cip13, pzn, swissmedic_no, ndc11, aic, dmd_amppid, or a Nordic/Benelux/Iberian national number system) and `code` as printed. Returns the drug record and the matched pack.',
+    },
+  },
+  {
+    operationId: 'getPack',
+    method: 'GET',
+    path: '/v1/packs/{system}/{code}',
+    scope: 'drugs:read',
+    summary: 'Alias of /v1/drugs/lookup with system and code in the path.',
+    tags: ['drugs'],
+    params: { type: 'object', required: ['system', 'code'], additionalProperties: false, properties: LOOKUP_FIELDS },
+    query: { type: 'object', additionalProperties: false, properties: {} },
+    document: LOOKUP_DOCUMENT,
+    notFound: 'Drug for this code',
+    statuses: DRUG_STATUSES,
+    mcp: false,
+  },
+];

@@ -1,0 +1,83 @@
+/**
+ * The drug record as resolvers see it: one `products` row mapped to camelCase. Every
+ * query that yields drugs selects `PRODUCT_COLUMNS` so the rows map the same way and can
+ * prime the per-request drug loader.
+ */
+import type { Queryable } from '../../platform/db.ts';
+
+export interface DrugRow {
+  id: string;
+  source: string;
+  country: string;
+  productName: string;
+  brand: string | null;
+  generic: boolean | null;
+  atcCode: string | null;
+  doseForm: string | null;
+  route: string | null;
+  holder: string | null;
+  marketingStatus: string;
+  authorisedOn: string | null;
+  reimbursementRatePercent: number | null;
+  substanceSignature: string | null;
+  medicineSignature: string | null;
+  /** Set by search (how the row was found) and left undefined elsewhere. */
+  matchedBy?: string;
+  /** Set by drugByCode: the pack whose identifier resolved. */
+  matchedPackId?: string | null;
+}
+
+/** Column list of `products p` that `toDrug` reads (dates as text, numerics as float). */
+export const PRODUCT_COLUMNS = `p.id, p.source, p.country, p.product_name, p.brand, p.generic, p.atc_code, p.dose_form,
+  p.route, p.holder, p.marketing_status, p.authorised_on::text AS authorised_on,
+  p.reimbursement_rate_percent::float8 AS reimbursement_rate_percent, p.substance_signature, p.medicine_signature`;
+
+export interface ProductRecord {
+  id: string;
+  source: string;
+  country: string;
+  product_name: string;
+  brand: string | null;
+  generic: boolean | null;
+  atc_code: string | null;
+  dose_form: string | null;
+  route: string | null;
+  holder: string | null;
+  marketing_status: string;
+  authorised_on: string | null;
+  reimbursement_rate_percent: number | null;
+  substance_signature: string | null;
+  medicine_signature: string | null;
+}
+
+export function toDrug(row: ProductRecord): DrugRow {
+  return {
+    id: row.id,
+    source: row.source,
+    country: row.country,
+    productName: row.product_name,
+    brand: row.brand,
+    generic: row.generic,
+    atcCode: row.atc_code,
+    doseForm: row.dose_form,
+    route: row.route,
+    holder: row.holder,
+    marketingStatus: row.marketing_status,
+    authorisedOn: row.authorised_on,
+    reimbursementRatePercent: row.reimbursement_rate_percent,
+    substanceSignature: row.substance_signature,
+    medicineSignature: row.medicine_signature,
+  };
+}
+
+/** Drugs by id in one query, in key order, null for unknown ids. */
+export async function loadDrugs(db: Queryable, ids: readonly string[]): Promise<Array<DrugRow | null>> {
+  const { rows } = await db.query<ProductRecord>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids]);
+  const byId = new Map(rows.map((r) => [r.id, toDrug(r)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** True for a canonical uuid string (GraphQL ID arguments are not validated otherwise). */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

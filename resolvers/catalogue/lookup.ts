@@ -1,0 +1,60 @@
+/**
+ * Pack-level identifier → canonical drug record (GET /v1/drugs/lookup and
+ * /v1/packs/{system}/{code}, Query.drugByCode). The raw code is normalised exactly as
+ * adapters store it (`normaliseIdentifier`), so printed forms (dashed NDCs, `PZN-`,
+ * legacy 7-digit pharmacodes, `A`-prefixed AIC codes) all resolve.
+ */
+import type { Queryable } from '../../platform/db.ts';
+import { validationError } from '../../platform/errors.ts';
+import { LOOKUP_SYSTEMS } from '../../workers/ingest/snapshot.ts';
+import type { LookupSystem } from '../../workers/ingest/snapshot.ts';
+import { normaliseIdentifier } from './codes.ts';
+import { PRODUCT_COLUMNS, toDrug } from './drug-rows.ts';
+import type { DrugRow, ProductRecord } from './drug-rows.ts';
+
+/**
+ * Stored systems a lookup system reads. `ean` is the retail name of the GTIN-13 and
+ * normalises to the same key, so either name finds packs stored under the other.
+ */
+const STORED_SYSTEMS: Partial<Record<LookupSystem, string[]>> = {
+  gtin: ['gtin', 'ean'],
+  ean: ['ean', 'gtin'],
+};
+
+export function isLookupSystem(system: string): system is LookupSystem {
+  return (LOOKUP_SYSTEMS as readonly string[]).includes(system);
+}
+
+/** The normalised code, or a 422 saying why the code cannot be one of `system`. */
+export function normaliseLookup(system: string, code: string): string {
+  if (!isLookupSystem(system)) {
+    throw validationError(`Invalid request: system must be one of ${LOOKUP_SYSTEMS.join(', ')}.`, [
+      { location: 'query', field: 'system', message: 'is not a supported code system' },
+    ]);
+  }
+  const normalised = normaliseIdentifier(system, code);
+  if (normalised === null) {
+    throw validationError(`Invalid request: "${code}" is not a well-formed ${system} code (shape or check digit).`, [
+      { location: 'query', field: 'code', message: `is not a valid ${system} code` },
+    ]);
+  }
+  return normalised;
+}
+
+/**
+ * The drug a code belongs to, with the matched pack id; null when nothing matches.
+ * Pack-level rows win over product-level ones and active products over withdrawn ones,
+ * so a code reused after a withdrawal resolves to the marketed product.
+ */
+export async function drugByCode(db: Queryable, system: string, code: string): Promise<DrugRow | null> {
+  const normalised = normaliseLookup(system, code);
+  const systems = STORED_SYSTEMS[system as LookupSystem] ?? [system];
+  const { rows } = await db.query<ProductRecord & { pack_id: string | null }>(
+    `SELECT ${PRODUCT_COLUMNS}, i.pack_id FROM identifiers i JOIN products p ON p.id = i.drug_id
+      WHERE i.system = ANY($1) AND i.code = $2
+      ORDER BY (i.pack_id IS NULL), (p.marketing_status = 'withdrawn'), p.id LIMIT 1`,
+    [systems, normalised],
+  );
+  const row = rows[0];
+  return row ? { ...toDrug(row), matchedPackId: row.pack_id } : null;
+}

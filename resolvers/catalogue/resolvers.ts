@@ -1,0 +1,130 @@
+/**
+ * Resolvers of the catalogue domain: search, the drug record and its nested fields,
+ * lookup by code, equivalents and monographs. Every nested field reads through the
+ * request's dataloaders, so lists of drugs cost a constant number of round trips.
+ */
+import { ApiError, validationError } from '../../platform/errors.ts';
+import type { RequestContext } from '../context.ts';
+import { metaFor } from '../sources/status.ts';
+import { atcAncestorCodes } from '../classification/atc.ts';
+import type { AtcNode } from '../classification/atc.ts';
+import { isUuid } from './drug-rows.ts';
+import type { DrugRow } from './drug-rows.ts';
+import { searchDrugs } from './search.ts';
+import type { SearchResult } from './search.ts';
+import { drugByCode } from './lookup.ts';
+import { equivalentsOf } from './equivalents.ts';
+import type { EquivalentsResult } from './equivalents.ts';
+import { fhirMedication } from './fhir.ts';
+import type { MonographRow, PackRow } from './loaders.ts';
+
+/** Largest page of the typeahead; documented in docs/api-decisions.md. */
+export const MAX_SEARCH_LIMIT = 100;
+/** Largest per-country list of equivalents. */
+export const MAX_PER_COUNTRY = 50;
+export const MONOGRAPH_LANGUAGES = ['de', 'fr', 'it'] as const;
+
+/** A bounded integer argument, or a 422 naming it (GraphQL callers skip the REST schemas). */
+export function boundedInt(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw validationError(`Invalid request: ${name} must be an integer from ${min} to ${max}.`, [
+      { location: 'query', field: name, message: `must be between ${min} and ${max}` },
+    ]);
+  }
+  return value;
+}
+
+/** Loads a drug by id; null for ids that are not uuids (they cannot exist). */
+export function loadDrug(ctx: RequestContext, id: string): Promise<DrugRow | null> {
+  return isUuid(id) ? ctx.loaders.catalogue.drug.load(id.toLowerCase()) : Promise.resolve(null);
+}
+
+async function atcNodeOf(drug: DrugRow, ctx: RequestContext): Promise<AtcNode | null> {
+  return drug.atcCode ? ctx.loaders.atcNode.load(drug.atcCode) : null;
+}
+
+const drugFields = {
+  substanceName: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
+    const names = (await ctx.loaders.catalogue.ingredients.load(drug.id)).map((i) => i.name ?? i.unii);
+    return names.length ? [...new Set(names)].join(' + ') : null;
+  },
+  matchedBy: (drug: DrugRow) => drug.matchedBy ?? null,
+  ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.ingredients.load(drug.id),
+  identifiers: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.identifiers.load(drug.id),
+  packs: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.packs.load(drug.id),
+  matchedPack: (drug: DrugRow, _: unknown, ctx: RequestContext) => (drug.matchedPackId ? ctx.loaders.catalogue.pack.load(drug.matchedPackId) : null),
+  atcChain: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
+    if (!drug.atcCode) return [];
+    const nodes = await ctx.loaders.atcNode.loadMany([...atcAncestorCodes(drug.atcCode), drug.atcCode]);
+    return nodes.filter((n): n is AtcNode => n !== null && !(n instanceof Error));
+  },
+  monographLanguages: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.monographLanguages.load(drug.id),
+  monograph: (drug: DrugRow, args: { lang: string }, ctx: RequestContext) => ctx.loaders.catalogue.monograph.load(`${drug.id}|${args.lang}`),
+  classes: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.productClasses.load(drug.id),
+  fhirMedication: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
+    const [ingredients, identifiers, atc] = await Promise.all([
+      ctx.loaders.catalogue.ingredients.load(drug.id),
+      ctx.loaders.catalogue.identifiers.load(drug.id),
+      atcNodeOf(drug, ctx),
+    ]);
+    return fhirMedication(drug, ingredients, identifiers, atc?.name ?? null);
+  },
+  meta: (drug: DrugRow, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [drug.source]),
+};
+
+/** The monograph in `lang`, or a 404 that names the languages the drug does have. */
+async function monographOf(ctx: RequestContext, args: { id: string; lang: string }): Promise<MonographRow | null> {
+  if (!(MONOGRAPH_LANGUAGES as readonly string[]).includes(args.lang)) {
+    throw validationError(`Invalid request: lang must be one of ${MONOGRAPH_LANGUAGES.join(', ')}.`, [{ location: 'query', field: 'lang', message: 'is not supported' }]);
+  }
+  const drug = await loadDrug(ctx, args.id);
+  if (!drug) return null;
+  const [monograph, languages] = await Promise.all([
+    ctx.loaders.catalogue.monograph.load(`${drug.id}|${args.lang}`),
+    ctx.loaders.catalogue.monographLanguages.load(drug.id),
+  ]);
+  if (monograph) return monograph;
+  const available = languages.length ? `available: ${languages.join(', ')}` : 'it has no monograph';
+  throw new ApiError('not_found', `This drug has no monograph in "${args.lang}" (${available}).`);
+}
+
+export const catalogueResolvers = {
+  Query: {
+    drugs: (_: unknown, args: { q: string; country?: string | null; atc?: string | null; limit: number }, ctx: RequestContext) =>
+      searchDrugs(ctx.db, {
+        q: args.q,
+        country: args.country ? args.country.toUpperCase() : null,
+        atc: args.atc ?? null,
+        limit: boundedInt('limit', args.limit, 1, MAX_SEARCH_LIMIT),
+      }),
+    drug: (_: unknown, args: { id: string }, ctx: RequestContext) => loadDrug(ctx, args.id),
+    drugByCode: (_: unknown, args: { system: string; code: string }, ctx: RequestContext) => drugByCode(ctx.db, args.system, args.code),
+    drugEquivalents: async (_: unknown, args: { id: string; perCountry: number }, ctx: RequestContext) => {
+      const perCountry = boundedInt('per_country', args.perCountry, 1, MAX_PER_COUNTRY);
+      const drug = await loadDrug(ctx, args.id);
+      return drug ? equivalentsOf(ctx.db, drug, perCountry) : null;
+    },
+    drugMonograph: (_: unknown, args: { id: string; lang: string }, ctx: RequestContext) => monographOf(ctx, args),
+  },
+  Drug: drugFields,
+  DrugSearch: {
+    count: (result: SearchResult) => result.results.length,
+    meta: (result: SearchResult, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, result.results.map((d) => d.source)),
+  },
+  Pack: {
+    identifiers: async (pack: PackRow, _: unknown, ctx: RequestContext) =>
+      (await ctx.loaders.catalogue.identifiers.load(pack.productId)).filter((i) => i.packId === pack.id),
+    prices: (pack: PackRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.prices.load(pack.id),
+  },
+  Monograph: {
+    availableLanguages: (m: MonographRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.monographLanguages.load(m.productId),
+    meta: async (m: MonographRow, _: unknown, ctx: RequestContext) => {
+      const drug = await ctx.loaders.catalogue.drug.load(m.productId);
+      return metaFor(ctx.loaders.source, drug ? [drug.source] : []);
+    },
+  },
+  Equivalents: {
+    meta: (e: EquivalentsResult, _: unknown, ctx: RequestContext) =>
+      metaFor(ctx.loaders.source, [e.drug, ...[...e.sameMedicine, ...e.sameSubstance].flatMap((g) => g.drugs)].map((d) => d.source)),
+  },
+};

@@ -1,0 +1,117 @@
+/**
+ * Typeahead search over the catalogue (GET /v1/drugs, Query.drugs). Codes are tried
+ * first, in the spec's order (`detectCodes`); only when no reading of the query as a code
+ * finds anything does the name search run. Each query is one SQL statement, so a search
+ * costs one or two round trips whatever the limit.
+ */
+import type { Queryable } from '../../platform/db.ts';
+import { validationError } from '../../platform/errors.ts';
+import { detectCodes } from './codes.ts';
+import type { CodeCandidate } from './codes.ts';
+import { PRODUCT_COLUMNS, toDrug } from './drug-rows.ts';
+import type { DrugRow, ProductRecord } from './drug-rows.ts';
+
+export interface SearchArgs {
+  q: string;
+  /** ISO alpha-2, `ALL`, or null when the caller gave none (implicit CH for names). */
+  country: string | null;
+  atc: string | null;
+  limit: number;
+}
+
+export interface SearchResult {
+  q: string;
+  country: string | null;
+  matchedBy: string | null;
+  results: DrugRow[];
+}
+
+/** The country name search falls back to when none is given (deprecated default). */
+export const DEFAULT_SEARCH_COUNTRY = 'CH';
+
+/** `LIKE` pattern text with its wildcards escaped (backslash is the default escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** How a row found by a code candidate is labelled: the kind, or the national system. */
+function labelOf(candidate: CodeCandidate): string {
+  return candidate.kind === 'national' ? candidate.system : candidate.kind;
+}
+
+type Row = ProductRecord & { rank: number };
+
+/**
+ * Drugs found by any reading of q as a code. Identifier systems match the identifiers
+ * table; ATC readings are a prefix scan of products; UNII and rxcui readings find the
+ * products whose ingredients fold to the same active moiety.
+ */
+async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number) {
+  const atcCandidate = candidates.findIndex((c) => c.system === 'atc');
+  const ids = candidates.map((c, rank) => ({ ...c, rank })).filter((c) => c.system !== 'atc');
+  const { rows } = await db.query<Row>(
+    `WITH cand AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) AS c(system, code, rank)),
+     subst AS (
+       SELECT m.unii, c.rank FROM cand c
+         JOIN substances s ON (c.system = 'unii' AND s.unii = c.code) OR (c.system = 'rxcui' AND s.rxcui = c.code)
+         JOIN substances m ON m.moiety_unii = s.moiety_unii),
+     hits AS (
+       SELECT i.drug_id AS id, c.rank FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
+       UNION ALL
+       SELECT p.id, $4::int FROM products p WHERE $5::text IS NOT NULL AND p.atc_code LIKE $5
+       UNION ALL
+       SELECT pi.product_id, s.rank FROM subst s JOIN product_ingredients pi ON pi.unii = s.unii),
+     best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
+     SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
+      WHERE ($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p.atc_code LIKE $7)
+      ORDER BY b.rank, lower(p.product_name), p.id LIMIT $8`,
+    [
+      ids.map((c) => c.system), ids.map((c) => c.code), ids.map((c) => c.rank),
+      atcCandidate, atcCandidate >= 0 ? `${escapeLike(candidates[atcCandidate]!.code)}%` : null,
+      country, atc, limit,
+    ],
+  );
+  return rows.map((r) => ({ ...toDrug(r), matchedBy: labelOf(candidates[r.rank]!) }));
+}
+
+/**
+ * Case-insensitive name search: product names, and substance names folded to the active
+ * moiety so a substance (or one of its salts) finds every brand containing it. Queries of
+ * three characters or more are substring matches (trigram indexes); shorter ones are
+ * prefix matches (text_pattern_ops indexes), because trigrams need three characters.
+ */
+async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number) {
+  const text = escapeLike(q.toLowerCase());
+  const pattern = q.length >= 3 ? `%${text}%` : `${text}%`;
+  const { rows } = await db.query<Row>(
+    `WITH subst AS (
+       SELECT DISTINCT m.unii FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
+        WHERE lower(s.name) LIKE $1),
+     hits AS (
+       SELECT p.id, 0 AS rank FROM products p WHERE lower(p.product_name) LIKE $1
+       UNION ALL
+       SELECT pi.product_id, 1 FROM subst s JOIN product_ingredients pi ON pi.unii = s.unii),
+     best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
+     SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
+      WHERE ($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3)
+      ORDER BY b.rank, (lower(p.product_name) LIKE $4) DESC, lower(p.product_name), p.id LIMIT $5`,
+    [pattern, country, atc, `${text}%`, limit],
+  );
+  return rows.map((r) => ({ ...toDrug(r), matchedBy: r.rank === 0 ? 'product_name' : 'substance_name' }));
+}
+
+/** Runs the search: codes first (narrowed only by an explicit country), then names. */
+export async function searchDrugs(db: Queryable, args: SearchArgs): Promise<SearchResult> {
+  const q = args.q.trim();
+  if (q === '') throw validationError('Invalid request: query q must not be blank.', [{ location: 'query', field: 'q', message: 'must not be blank' }]);
+  const explicit = args.country === 'ALL' ? null : args.country;
+  const atc = args.atc ? `${escapeLike(args.atc.trim().toUpperCase())}%` : null;
+  const candidates = detectCodes(q);
+  if (candidates.length) {
+    const results = await searchByCode(db, candidates, explicit, atc, args.limit);
+    if (results.length) return { q: args.q, country: args.country, matchedBy: results[0]!.matchedBy, results };
+  }
+  const country = args.country === null ? DEFAULT_SEARCH_COUNTRY : explicit;
+  const results = await searchByName(db, q, country, atc, args.limit);
+  return { q: args.q, country: args.country ?? DEFAULT_SEARCH_COUNTRY, matchedBy: results[0]?.matchedBy ?? null, results };
+}
