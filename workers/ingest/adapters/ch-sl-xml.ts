@@ -48,9 +48,17 @@ export function elementLines(xml: string, name: string): number[] {
   return lines;
 }
 
-/** Limitation texts are HTML fragments (`<br>` escaped in the XML): keep line breaks, drop tags. */
+/**
+ * Limitation texts are HTML fragments (`<br>` escaped in the XML, usually followed by a real
+ * line break): one line break per `<br>`, other tags dropped, trailing spaces trimmed.
+ */
 function plain(html: string): string {
-  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]+>/g, '').replace(/\n{3,}/g, '\n\n').trim();
+  return html
+    .replace(/[ \t]*<br\s*\/?>[ \t]*(\r?\n)?/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** German text of every Limitation under the given Limitations elements, blank-line separated. */

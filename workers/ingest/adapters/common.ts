@@ -32,10 +32,26 @@ export class ProblemLog {
   }
 }
 
+/**
+ * Windows-1252 characters of bytes 0x80-0x9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ);
+ * the five unassigned bytes keep their C1 code point, as the WHATWG encoding standard says.
+ */
+const CP1252_C1 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f'
+  + '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * Windows-1252 text. Node 20's TextDecoder('windows-1252') decodes like Latin-1 and leaves
+ * 0x80-0x9F as C1 controls (’ and Œ would vanish), so that range is mapped here.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  return new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_C1.charAt(c.charCodeAt(0) - 0x80));
+}
+
 /** Decodes a file; a UTF-8 byte-order mark always wins over the declared encoding. */
 export function decodeText(content: Buffer, encoding: 'utf-8' | 'windows-1252' = 'utf-8'): string {
   const body = stripBom(content);
-  return new TextDecoder(body === content ? encoding : 'utf-8').decode(body);
+  if (body !== content || encoding === 'utf-8') return new TextDecoder('utf-8').decode(body);
+  return decodeWindows1252(body);
 }
 
 /** UTF-8 when the bytes are valid UTF-8, otherwise Windows-1252 (older US exports use it). */
@@ -43,7 +59,7 @@ export function decodeUtf8OrLatin(content: Buffer): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(stripBom(content));
   } catch {
-    return new TextDecoder('windows-1252').decode(content);
+    return decodeWindows1252(content);
   }
 }
 

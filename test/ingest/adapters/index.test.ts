@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ADAPTERS, FileRejectedError, findAdapter } from '../../../workers/ingest/adapters/index.ts';
+import type { InputFile } from '../../../workers/ingest/adapters/index.ts';
+
+const file = (dir: string, name: string): InputFile => ({
+  name: `/data/${name}`,
+  content: readFileSync(new URL(`../../fixtures/registers/${dir}/${name}`, import.meta.url)),
+});
+
+describe('adapter registry', () => {
+  it('registers the five adapters with the files they read', () => {
+    expect(ADAPTERS.map((a) => a.id)).toEqual(['who-atc', 'fda-ndc', 'fr-bdpm', 'ch-sl', 'snapshot']);
+    expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
+    expect(findAdapter('nope')).toBeUndefined();
+  });
+
+  it('runs each adapter on its fixture files, matching files by base name', () => {
+    const runs: Array<[string, InputFile[]]> = [
+      ['who-atc', [file('who-atc', 'atc.csv')]],
+      ['fda-ndc', [file('fda-ndc', 'package.txt'), file('fda-ndc', 'product.txt')]],
+      ['fr-bdpm', [file('fr-bdpm', 'CIS_bdpm.txt'), file('fr-bdpm', 'CIS_CIP_bdpm.txt'), file('fr-bdpm', 'CIS_COMPO_bdpm.txt')]],
+      ['ch-sl', [file('ch-sl', 'Preparations.xml')]],
+      ['snapshot', [file('snapshot', 'snapshot.json')]],
+    ];
+    for (const [id, files] of runs) {
+      const result = findAdapter(id)!.parse(files);
+      expect(result.snapshot.format).toBe('drugref-snapshot/1');
+      expect(result.snapshot.source.id).toBe(id === 'snapshot' ? 'example-ch' : id);
+    }
+  });
+
+  it('refuses a single-file adapter given several unrelated files', () => {
+    const files = [file('who-atc', 'atc.csv'), file('who-atc', 'bad-header.csv')];
+    expect(() => findAdapter('ch-sl')!.parse(files)).toThrow(FileRejectedError);
+  });
+});
