@@ -61,6 +61,14 @@ describe('json snapshot adapter', () => {
     expect(result.snapshot.atc).toEqual([{ code: 'N02', name: 'again' }]);
   });
 
+  it('accepts the complete example of docs/snapshot-format.md without problems', () => {
+    const doc = readFileSync(new URL('../../../docs/snapshot-format.md', import.meta.url), 'utf-8');
+    const example = /## A complete example\s+```json\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    const result = parseJsonSnapshot('example.json', Buffer.from(example ?? ''));
+    expect(result.problems).toEqual([]);
+    expect(result.snapshot.products?.[0]?.packs[0]?.key).toBe('7680653170010');
+  });
+
   it('rejects a file with another format tag', () => {
     expect(() => parseJsonSnapshot('wrong-format.json', fixture('wrong-format.json'))).toThrow(FileRejectedError);
     expect(() => parseJsonSnapshot('wrong-format.json', fixture('wrong-format.json'))).toThrow(/\$\.format: must be "drugref-snapshot\/1"/);
