@@ -124,8 +124,8 @@ function detectGtin(q: string): CodeCandidate[] {
 function detectFrench(q: string): CodeCandidate[] {
   const out: CodeCandidate[] = [];
   if (isValidCip13(q)) out.push({ kind: 'cip13', system: 'cip13', code: q });
-  // CIP7 numbers are 7 digits in the 3xxxxxx range; no check digit is published.
-  if (/^3\d{6}$/.test(q)) out.push({ kind: 'cip7', system: 'cip7', code: q });
+  // CIP7 numbers are 7 digits; BDPM presentations use 3xxxxxx to 5xxxxxx. No check digit is published.
+  if (/^[345]\d{6}$/.test(q)) out.push({ kind: 'cip7', system: 'cip7', code: q });
   return out;
 }
 
@@ -197,7 +197,8 @@ function detectNationalDigits(q: string): CodeCandidate[] {
   if (/^[6-9]\d{5}$/.test(q)) out.push(national('cima_codigo', q));
   // 7 digits: Swiss pharmacode (legacy padded form), Belgian CNK, Czech SÚKL code.
   if (/^\d{7}$/.test(q)) {
-    out.push(national('pharmacode', String(Number(q))), national('be_apb', q), national('cz_kod_sukl', q));
+    if (Number(q) > 0) out.push(national('pharmacode', String(Number(q))));
+    out.push(national('be_apb', q), national('cz_kod_sukl', q));
   }
   // dm+d ids are SNOMED CT extension ids in namespace 1000001 (suffix 1000001 + partition 10).
   if (/^\d+100000110\d$/.test(q) && isValidSctConceptId(q)) out.push(national('dmd_amppid', q));

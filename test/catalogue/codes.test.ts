@@ -76,11 +76,13 @@ describe('detectCodes', () => {
     expect(detectCodes('3400933989454')).toEqual([]);
   });
 
-  it('reads a 7-digit number starting with 3 as CIP7 among other 7-digit readings', () => {
+  it('reads a 7-digit number of the BDPM ranges (3-5xxxxxx) as CIP7 among other 7-digit readings', () => {
     const found = pairs(detectCodes('3398945'));
     expect(found[0]).toBe('cip7:3398945');
     expect(found).toContain('be_apb:3398945');
     expect(found).toContain('cz_kod_sukl:3398945');
+    expect(pairs(detectCodes('4949729'))[0]).toBe('cip7:4949729');
+    expect(pairs(detectCodes('1234567'))).not.toContain('cip7:1234567');
   });
 
   it('reads AIC codes with or without the OCR-A `A` prefix, checking the Code 32 digit', () => {
