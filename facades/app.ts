@@ -26,6 +26,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApi } from './rest/openapi.ts';
+import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { createServices } from './services.ts';
 
 export const API_VERSION = '1.0.0';
@@ -73,7 +74,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const guard = createGuard(db, now, new KeyCache(config.keyCacheTtlMs, now), config.upgradeUrl);
   await app.register(pipelinePlugin, { guard, db, now });
   registerRestRoutes(app, engine, deps, routes);
-  registerOpenApi(app, ROUTES, config, API_VERSION);
+  registerPublicGraphql(app, engine, deps);
+  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS], config, API_VERSION);
   registerOperations(app, db);
   return app;
 }

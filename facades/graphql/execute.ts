@@ -1,0 +1,99 @@
+/**
+ * Runs one public GraphQL request on the internal engine's envelop pipeline, with the
+ * public schema swapped in and the public subset rule added. The same plugins and the
+ * same request context serve REST, MCP and this endpoint; only the schema view and the
+ * validation differ.
+ */
+import { GraphQLError, specifiedRules } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
+import { envelop, useEnvelop, useSchema, useValidationRule } from '@envelop/core';
+import type { Engine } from '../../platform/graphql/engine.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { RequestContext } from '../../resolvers/context.ts';
+import { buildPublicSchema, publicSdl } from './public-schema.ts';
+import { PUBLIC_LIMITS, PublicSubsetRule } from './rules.ts';
+import { executionErrors, refusalBody, rejectionErrors } from './errors.ts';
+
+/** The request body of POST /v1/graphql (GraphQL over HTTP field names). */
+export interface GraphqlRequestBody {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+export interface GraphqlAnswer {
+  status: 200 | 400;
+  body: Record<string, unknown>;
+}
+
+export interface PublicGraphql {
+  schema: GraphQLSchema;
+  /** The public view as SDL (GET /v1/graphql). */
+  sdl: string;
+  run(body: unknown, ctx: RequestContext): Promise<GraphqlAnswer>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks the body's shape; a wrong one is a 400 `bad_request` naming the field. */
+export function readBody(body: unknown): GraphqlRequestBody {
+  const problem = (message: string) => new ApiError('bad_request', message);
+  if (!isObject(body)) throw problem('The body must be a JSON object with a string field "query".');
+  const { query, variables, operationName } = body;
+  if (typeof query !== 'string' || !query.trim()) throw problem('The body field "query" must be a non-empty string.');
+  if (variables !== undefined && variables !== null && !isObject(variables)) throw problem('The body field "variables" must be an object.');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw problem('The body field "operationName" must be a string.');
+  }
+  return { query, variables: variables ?? null, operationName: operationName ?? null };
+}
+
+function refused(errors: readonly GraphQLError[]): GraphqlAnswer {
+  const reasons = errors.map((e) => e.message).join(' ');
+  const error = new ApiError('graphql_rejected', `The query was rejected: ${reasons}`);
+  return { status: 400, body: refusalBody(error, rejectionErrors(errors)) };
+}
+
+/** Parses with the token limit; a syntax error or an oversized document is a refusal. */
+function parseDocument(parse: (source: string, options: object) => DocumentNode, query: string): DocumentNode | GraphqlAnswer {
+  try {
+    return parse(query, { maxTokens: PUBLIC_LIMITS.maxTokens });
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    const tooLarge = /contains more th[a-z]+ \d+ tokens/.test(err.message);
+    const message = tooLarge ? `The query is longer than ${PUBLIC_LIMITS.maxTokens} tokens.` : `The query does not parse: ${err.message}`;
+    return refused([new GraphQLError(message, { extensions: { reason: tooLarge ? 'size' : 'syntax' } })]);
+  }
+}
+
+/** Builds the public endpoint's runner over the internal engine's envelop pipeline. */
+export function createPublicGraphql(engine: Engine): PublicGraphql {
+  const schema = buildPublicSchema(engine.schema);
+  const getEnveloped = envelop({
+    plugins: [useEnvelop(engine.getEnveloped), useSchema(schema), useValidationRule(PublicSubsetRule)],
+  });
+  const sdl = publicSdl(schema);
+
+  async function run(body: unknown, ctx: RequestContext): Promise<GraphqlAnswer> {
+    const request = readBody(body);
+    const { parse, validate, contextFactory, execute, schema: view } = getEnveloped(ctx);
+    const document = parseDocument(parse, request.query);
+    if ('status' in document) return document;
+    // envelop replaces the rule list when a plugin adds one, so pass the specified rules.
+    const invalid = validate(view, document, specifiedRules);
+    if (invalid.length) return refused(invalid);
+    const result = (await execute({
+      schema: view,
+      document,
+      variableValues: request.variables,
+      operationName: request.operationName,
+      contextValue: await contextFactory(ctx),
+    })) as ExecutionResult;
+    // No `data` at all means execution never started (variables, operation name): a request error.
+    if (!('data' in result) || result.data === undefined) return refused(result.errors ?? []);
+    const errors = result.errors?.length ? { errors: executionErrors(result.errors, ctx.log) } : {};
+    return { status: 200, body: { data: result.data, ...errors } };
+  }
+
+  return { schema, sdl, run };
+}

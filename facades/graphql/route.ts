@@ -1,0 +1,81 @@
+/**
+ * The public GraphQL facade: POST /v1/graphql runs a query on the public view, GET
+ * /v1/graphql returns that view as SDL. Both sit behind the shared pipeline (key, quota,
+ * scope) like every REST route; one POST is one request of quota whatever it selects.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../../platform/graphql/engine.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { createContext } from '../../resolvers/context.ts';
+import type { AppDeps } from '../../resolvers/context.ts';
+import type { OperationDoc } from '../routes/types.ts';
+import { sendError, toApiError } from '../http/errors.ts';
+import { registerMethodNotAllowed } from '../rest/register.ts';
+import { createPublicGraphql } from './execute.ts';
+import { refusalBody } from './errors.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** How POST and GET /v1/graphql appear in the OpenAPI document. */
+export const GRAPHQL_OPERATIONS: OperationDoc[] = [
+  {
+    operationId: 'postGraphql',
+    method: 'POST',
+    path: '/v1/graphql',
+    scope: 'graphql:query',
+    summary: 'Run one GraphQL query on the public view (Query fields drugs, drug, drugByCode, atc, changes, rxnorm).',
+    description: 'One plain query per request: no fragments, directives, mutations, subscriptions, several operations or introspection beyond __typename; at most 8 levels deep and 200 selected fields. Refusals are 400 `graphql_rejected` (malformed bodies 400 `bad_request`) and also carry GraphQL `errors`. Field errors answer 200 with `errors[].extensions.code`. The field `changes` also needs `changes:read`.',
+    tags: ['graphql'],
+    body: {
+      type: 'object',
+      required: ['query'],
+      properties: {
+        query: { type: 'string', description: 'The GraphQL query document.' },
+        variables: { type: ['object', 'null'], description: 'Values of the variables the query declares.' },
+        operationName: { type: ['string', 'null'], description: 'Name of the operation to run (the document holds one).' },
+      },
+    },
+    response: {
+      type: 'object',
+      properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } },
+    },
+    statuses: [200, 400, 401, 403, 429],
+  },
+  {
+    operationId: 'getGraphqlSchema',
+    method: 'GET',
+    path: '/v1/graphql',
+    scope: null,
+    summary: 'The public GraphQL view as SDL (any valid key).',
+    tags: ['graphql'],
+    responseType: 'application/graphql',
+    response: { type: 'string' },
+    statuses: [200, 401, 429],
+  },
+];
+
+/** Body problems on this path are the spec's 400 (it documents no 422 for GraphQL). */
+function graphqlErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  let error = toApiError(err);
+  if (error.status >= 500) request.log.error({ err }, 'request failed');
+  if (error.code === 'validation') error = new ApiError('bad_request', error.message);
+  if (error.code !== 'bad_request') return sendError(reply, error);
+  const body = refusalBody(error, [{ message: error.message, extensions: { code: 'bad_request' } }]);
+  return reply.code(400).type(JSON_TYPE).send(JSON.stringify(body));
+}
+
+/** Registers POST and GET /v1/graphql (and 405 for the other verbs). */
+export function registerPublicGraphql(app: FastifyInstance, engine: Engine, deps: AppDeps): void {
+  const graphql = createPublicGraphql(engine);
+  app.post('/v1/graphql', {
+    onRequest: app.guarded({ scope: 'graphql:query' }),
+    errorHandler: graphqlErrorHandler,
+  }, async (request, reply) => {
+    const ctx = createContext(deps, request.principal, request.log);
+    const answer = await graphql.run(request.body, ctx);
+    return reply.code(answer.status).headers(ctx.response.headers).type(JSON_TYPE).send(JSON.stringify(answer.body));
+  });
+  app.get('/v1/graphql', { onRequest: app.guarded({ scope: null }) }, (_request, reply) =>
+    reply.type('application/graphql; charset=utf-8').send(graphql.sdl));
+  registerMethodNotAllowed(app, GRAPHQL_OPERATIONS.map((op) => ({ method: op.method, path: op.path })));
+}
