@@ -47,4 +47,60 @@ export const rxnormRoutes: RouteDef[] = [
   },
 ];
 
-export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes];
+/** A GET whose answer is one JSON field of the internal schema; null → 404. */
+function passthrough(def: Omit<RouteDef, 'method' | 'scope' | 'tags' | 'statuses' | 'document'> & { field: string; args: Record<string, string> }): RouteDef {
+  const { field, args, ...rest } = def;
+  const vars = Object.entries(args).map(([k, t]) => `$${k}: ${t}`).join(', ');
+  const call = Object.keys(args).map((k) => `${k}: $${k}`).join(', ');
+  return { ...rest, method: 'GET', scope: 'drugs:read', tags: ['enrichment'], statuses: ENRICHMENT_STATUSES, document: `query (${vars}) { ${field}(${call}) }` };
+}
+
+const nameQuery = (description: string) => ({ type: 'object', required: ['name'], additionalProperties: false, properties: { name: { ...NAME, description } } });
+
+export const neutralRoutes: RouteDef[] = [
+  passthrough({
+    operationId: 'getMoleculeEnrichment',
+    path: '/v1/molecule-enrichment',
+    summary: 'Molecule facts (type, phase, approval year, structure, properties, synonyms) from ChEMBL.',
+    query: {
+      type: 'object', additionalProperties: false,
+      properties: { chembl_id: { type: 'string', pattern: '^[Cc][Hh][Ee][Mm][Bb][Ll][0-9]{1,10}$', description: 'ChEMBL molecule id, e.g. CHEMBL1487.' }, name: { ...NAME, description: 'Preferred name or synonym, e.g. atorvastatin.' } },
+    },
+    field: 'moleculeEnrichment',
+    args: { chemblId: 'String', name: 'String' },
+    notFound: 'Molecule',
+    mcp: { name: 'get_molecule_enrichment', description: 'Look up a drug molecule in ChEMBL by ChEMBL id (e.g. "CHEMBL1487") or by name (exactly one): molecule type, highest clinical phase, first approval year, ATC codes, synonyms and trade names, SMILES/InChIKey and physico-chemical properties.' },
+  }),
+  passthrough({
+    operationId: 'getUsApprovals',
+    path: '/v1/us-approvals',
+    summary: 'US FDA applications (NDA, ANDA, BLA) with products and approval dates, from Drugs@FDA.',
+    query: nameQuery('Brand or generic name, e.g. Lipitor.'),
+    field: 'usApprovals',
+    args: { name: 'String!' },
+    notFound: 'US approval for that name',
+    mcp: { name: 'get_us_approvals', description: 'List US FDA marketing applications (NDA/ANDA/BLA) for a brand or generic drug name from Drugs@FDA: sponsor, original approval date, review priority, latest submission and each product with dosage form, route, strength and marketing status.' },
+  }),
+  passthrough({
+    operationId: 'getPharmacologyTargets',
+    path: '/v1/pharmacology-targets',
+    summary: 'Targets, actions and affinities of a ligand from the IUPHAR/BPS Guide to PHARMACOLOGY.',
+    query: nameQuery('Ligand (drug) name, e.g. atorvastatin.'),
+    field: 'pharmacologyTargets',
+    args: { name: 'String!' },
+    notFound: 'Ligand',
+    mcp: { name: 'get_pharmacology_targets', description: 'Get the molecular targets of a drug from the IUPHAR/BPS Guide to PHARMACOLOGY: each target with species, whether it is the primary target, interaction type and action, and affinity (pKi, pIC50 ...) with PubMed references.' },
+  }),
+  passthrough({
+    operationId: 'getUsNdcClass',
+    path: '/v1/us-ndc-class',
+    summary: 'FDA pharmacologic classes (EPC, MoA, PE, CS) and NDC products for a name, from the NDC directory.',
+    query: nameQuery('Brand or generic name, e.g. atorvastatin.'),
+    field: 'usNdcClass',
+    args: { name: 'String!' },
+    notFound: 'NDC product for that name',
+    mcp: { name: 'get_us_ndc_class', description: 'Get the FDA Established Pharmacologic Class (EPC), mechanism of action (MoA), physiologic effect (PE) and chemical structure (CS) classes of a US drug by name, with the matching NDC products and labelers.' },
+  }),
+];
+
+export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes];
