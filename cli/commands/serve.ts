@@ -16,7 +16,16 @@ import { openConfiguredDatabase } from '../database.ts';
 import { ensureDemoAccount } from '../demo.ts';
 import type { Command } from './types.ts';
 
+/** Resolves with the first SIGTERM/SIGINT; installed before start-up so none is missed. */
+function nextStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+}
+
 async function serve(role: Role): Promise<number> {
+  const stopSignal = nextStopSignal();
   const config = loadConfig();
   const log = pino(loggerOptions(config.logLevel));
   const db = await openConfiguredDatabase(config);
@@ -32,21 +41,13 @@ async function serve(role: Role): Promise<number> {
   }
   if (workers) log.info({ workers: workers.names }, 'workers started');
 
-  return new Promise((resolve) => {
-    let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'shutting down');
-      await app?.close();
-      await workers?.close();
-      await db.close();
-      log.info('stopped');
-      resolve(0);
-    };
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-    process.once('SIGINT', () => void stop('SIGINT'));
-  });
+  const signal = await stopSignal;
+  log.info({ signal }, 'shutting down');
+  await app?.close();
+  await workers?.close();
+  await db.close();
+  log.info('stopped');
+  return 0;
 }
 
 function roleOf(args: string[], fallback: Role): Role {

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-
-async function seedAtc(t: TestApp): Promise<void> {
-  await t.db.query(`INSERT INTO sources (id, name, refresh_interval_hours, last_synced_at, demo)
-                    VALUES ('who-atc', 'WHO ATC/DDD index', 8760, now(), false)`);
-  await t.db.query(`INSERT INTO atc_nodes (code, name, level, parent_code, source) VALUES
-      ('N', 'NERVOUS SYSTEM', 1, NULL, 'who-atc'), ('N02', 'ANALGESICS', 2, 'N', 'who-atc'),
-      ('N02B', 'OTHER ANALGESICS AND ANTIPYRETICS', 3, 'N02', 'who-atc'), ('N02BE', 'Anilides', 4, 'N02B', 'who-atc'),
-      ('N02BE01', 'paracetamol', 5, 'N02BE', 'who-atc')`);
-  await t.db.query(`INSERT INTO atc_ddd (code, value, unit, route) VALUES ('N02BE01', 3, 'g', 'O'), ('N02BE01', 3, 'g', 'R')`);
-}
+import { seedAtcBranch } from '../helpers/seed.ts';
 
 describe('GET /v1/atc/{code} (the route table end to end)', () => {
   let t: TestApp;
@@ -18,7 +9,7 @@ describe('GET /v1/atc/{code} (the route table end to end)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t);
+    await seedAtcBranch(t.db);
     key = await t.key({ tier: 'developer' });
   });
   afterAll(() => t.close());

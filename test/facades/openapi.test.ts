@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { ROUTES } from '../../facades/routes/index.ts';
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ config: { publicRateLimitPerMinute: 5 } });
+  });
+  afterAll(() => t.close());
+
+  it('is served without a key at both paths, and is a valid OpenAPI 3.1 document', async () => {
+    const a = await t.app.inject({ url: '/v1/openapi.json' });
+    const b = await t.app.inject({ url: '/api/v1/openapi.json' });
+    expect(a.statusCode).toBe(200);
+    expect(a.headers['content-type']).toMatch(/^application\/json/);
+    expect(b.body).toBe(a.body);
+    const doc = a.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('holds every route of the route table with its scope and statuses', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    for (const route of ROUTES) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+      expect(op.operationId).toBe(route.operationId);
+      expect(op['x-required-scope']).toBe(route.scope);
+      expect(Object.keys(op.responses).map(Number).sort()).toEqual([...route.statuses].sort());
+    }
+    expect(doc.paths['/v1/openapi.json'].get.security).toEqual([]);
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('limits keyless requests per IP with 429 rate_limited and retry-after', async () => {
+    const fetchDoc = () => t.app.inject({ url: '/v1/openapi.json', remoteAddress: '203.0.113.9' });
+    for (let i = 0; i < 5; i++) expect((await fetchDoc()).statusCode).toBe(200);
+    const limited = await fetchDoc();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ error: 'rate_limited', message: expect.any(String) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address has its own budget.
+    expect((await t.app.inject({ url: '/v1/openapi.json', remoteAddress: '203.0.113.10' })).statusCode).toBe(200);
+  });
+});
