@@ -54,6 +54,6 @@ export function packDescription(product: string, units: number, unit: string, la
   if (unit === 'ml' || unit === 'g') return `${product}, ${formatNumber(units, lang)} ${unit}`;
   if (unit === 'doses') return `${product}, ${units} ${DOSES[lang] ?? 'doses'}`;
   if (lang === 'en') return `${product}, ${units} ${unit}`;
-  if (lang === 'us') return `${units} ${unit} in 1 carton, ${product}`;
+  if (lang === 'us') return `${units} ${unit} in 1 ${unit === 'tablets' || unit === 'capsules' ? 'bottle' : 'carton'}, ${product}`;
   return `${product}, ${units} ${PIECES[lang] ?? ''}`.trimEnd();
 }

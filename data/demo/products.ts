@@ -78,9 +78,10 @@ function authorisedOn(line: string, year: number | undefined): string {
   return `${y}-${String(r.int(1, 12)).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}`;
 }
 
-function packSizes(country: Jurisdiction, cc: CuratedCountry, offer: Offer): number[] {
+/** Pack sizes: fixed ones as curated, else the country's usual counts (US 500s only for generics). */
+function packSizes(country: Jurisdiction, cc: CuratedCountry, offer: Offer, generic: boolean): number[] {
   if (offer.fixed) return offer.packs;
-  return cc.packs.slice(0, country === 'US' ? 3 : 2);
+  return cc.packs.slice(0, country === 'US' && generic ? 3 : 2);
 }
 
 function buildPacks(
@@ -89,7 +90,7 @@ function buildPacks(
 ): PackEntry[] {
   const cc = curated.countries[country];
   const change = rule(brand);
-  return packSizes(country, cc, offer).map((units, i) => {
+  return packSizes(country, cc, offer, brand.g === true).map((units, i) => {
     const pc = packCodes(country, codes, seq, i, reg);
     const pricing = packPricing({
       country, cc, ref: offer.ref, strengthRatio: ratio, units, generic: brand.g === true,
