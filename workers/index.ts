@@ -7,6 +7,7 @@ import type { Config } from '../platform/config.ts';
 import type { Database } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import { webhookDeliveryWorker } from './webhooks/worker.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -24,7 +25,7 @@ export interface RunningWorker {
 export type WorkerFactory = (deps: WorkerDeps) => RunningWorker;
 
 /** Every worker of the service. */
-export const WORKERS: WorkerFactory[] = [];
+export const WORKERS: WorkerFactory[] = [webhookDeliveryWorker];
 
 export function startWorkers(deps: WorkerDeps, factories: WorkerFactory[] = WORKERS): { close(): Promise<void>; names: string[] } {
   const running = factories.map((start) => start(deps));

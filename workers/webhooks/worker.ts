@@ -1,0 +1,154 @@
+/**
+ * The webhook delivery worker (spec, Delivery rules). Every cycle it claims each due
+ * subscription in turn, reads the changes after its cursor (its events only, at most the
+ * batch cap, oldest first, below the visibility horizon), POSTs them as one signed batch,
+ * records the attempt and moves the cursor only on a 2xx. Any number of workers may run
+ * against one database: leases keep one subscription's window with one worker at a time.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'undici';
+import type { Database } from '../../platform/db.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { openSecret, rootKey } from '../../resolvers/changes/keyring.ts';
+import { readChanges, visibilityHorizon } from '../../resolvers/changes/records.ts';
+import type { ChangeType } from '../../resolvers/changes/records.ts';
+import type { RunningWorker, WorkerDeps } from '../index.ts';
+import { claimNext, finishAttempt, releaseLease } from './claims.ts';
+import type { ClaimedSubscription } from './claims.ts';
+import { buildBatch, postBatch } from './delivery.ts';
+
+/** Subscriptions delivered in parallel by one worker, so one slow receiver does not hold up the rest. */
+export const DELIVERY_CONCURRENCY = 8;
+/** A lease outlives the receiver's timeout by this much (reading and recording), then a crashed worker's claim lapses. */
+export const LEASE_MARGIN_MS = 30_000;
+/** Timer jitter allowance: a subscription is due again this much before a full cycle has passed. */
+export const DUE_SLACK_MS = 5_000;
+
+export interface WebhookWorkerOptions {
+  intervalMs: number;
+  timeoutMs: number;
+  batchCap: number;
+  /** How long a claim holds a subscription. */
+  leaseMs: number;
+  /** Least time between two attempts on one subscription, whichever worker makes them. */
+  minGapMs: number;
+  concurrency: number;
+}
+
+/** Options from config (spec constants by default). */
+export function optionsFromConfig(config: Config): WebhookWorkerOptions {
+  return {
+    intervalMs: config.webhookIntervalMs,
+    timeoutMs: config.webhookTimeoutMs,
+    batchCap: config.webhookBatchCap,
+    leaseMs: config.webhookTimeoutMs + LEASE_MARGIN_MS,
+    minGapMs: Math.max(0, config.webhookIntervalMs - DUE_SLACK_MS),
+    concurrency: DELIVERY_CONCURRENCY,
+  };
+}
+
+export interface RunSummary {
+  delivered: number;
+  failed: number;
+  /** Subscriptions claimed with nothing new to send. */
+  idle: number;
+}
+
+export interface WebhookDispatcher {
+  /** One delivery cycle over every due subscription. */
+  runOnce(): Promise<RunSummary>;
+  close(): Promise<void>;
+}
+
+type Result = 'delivered' | 'failed' | 'idle';
+
+async function deliverOne(ctx: { db: Database; config: Config; log: Logger; options: WebhookWorkerOptions; agent: Agent }, sub: ClaimedSubscription): Promise<Result> {
+  const { db, options } = ctx;
+  const horizon = await visibilityHorizon(db);
+  const types = sub.events.map((e) => e.slice('changes.'.length) as ChangeType);
+  const changes = await readChanges(db, { after: sub.cursor, horizon, limit: options.batchCap, types });
+  if (!changes.length) {
+    await releaseLease(db, sub);
+    return 'idle';
+  }
+  let secret: string;
+  try {
+    secret = openSecret(await rootKey(ctx.config, db), sub.secretSealed, sub.id);
+  } catch {
+    // Not an attempt: nothing was sent. The operator must restore the key that sealed it.
+    ctx.log.error({ subscription: sub.id, keyRef: sub.secretKeyRef }, 'webhook secret does not open with the configured WEBHOOK_SECRET_KEY');
+    await releaseLease(db, sub);
+    return 'failed';
+  }
+  const batch = buildBatch(secret, sub.events, sub.cursor.occurredAt, changes);
+  const attemptedAt = new Date();
+  const result = await postBatch(sub.url, batch, options.timeoutMs, ctx.agent);
+  const newest = changes.at(-1)!;
+  const held = await finishAttempt(db, sub, {
+    deliveryId: batch.deliveryId, attemptedAt, since: batch.since, until: batch.until, changeCount: changes.length,
+    ...result, newest: { occurredAt: newest.occurredAt, id: newest.id },
+  });
+  if (!held) ctx.log.warn({ subscription: sub.id, delivery: batch.deliveryId }, 'webhook lease lost or subscription deleted during delivery; cursor left as is');
+  ctx.log.info({ subscription: sub.id, delivery: batch.deliveryId, outcome: result.outcome, status: result.statusCode, changes: changes.length }, 'webhook delivery attempted');
+  return result.outcome === 'delivered' ? 'delivered' : 'failed';
+}
+
+/** A dispatcher whose `runOnce` is one cycle; the scheduled worker and tests share it. */
+export function createWebhookDispatcher(deps: { db: Database; config: Config; log: Logger }, options: WebhookWorkerOptions = optionsFromConfig(deps.config)): WebhookDispatcher {
+  const agent = new Agent({ connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const ctx = { ...deps, options, agent };
+  return {
+    async runOnce() {
+      const summary: RunSummary = { delivered: 0, failed: 0, idle: 0 };
+      const handled: string[] = [];
+      const lane = async () => {
+        for (;;) {
+          const sub = await claimNext(deps.db, { leaseMs: options.leaseMs, minGapMs: options.minGapMs, leaseToken: randomUUID(), skip: handled });
+          if (!sub) return;
+          handled.push(sub.id);
+          try {
+            summary[await deliverOne(ctx, sub)]++;
+          } catch (err) {
+            // A database hiccup: the lease lapses on its own and the next cycle retries.
+            deps.log.error({ err, subscription: sub.id }, 'webhook delivery failed before recording');
+            summary.failed++;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: options.concurrency }, lane));
+      return summary;
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** Starts the scheduled worker: a cycle now, then one every `intervalMs` after each start. */
+export function startWebhookWorker(deps: WorkerDeps, options: WebhookWorkerOptions = optionsFromConfig(deps.config)): RunningWorker {
+  const dispatcher = createWebhookDispatcher(deps, options);
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const cycle = () => {
+    const started = Date.now();
+    current = dispatcher.runOnce().then(
+      (summary) => deps.log.debug({ summary }, 'webhook cycle finished'),
+      (err: unknown) => deps.log.error({ err }, 'webhook cycle failed'),
+    ).finally(() => {
+      if (!stopped) timer = setTimeout(cycle, Math.max(0, options.intervalMs - (Date.now() - started)));
+    });
+  };
+  cycle();
+  return {
+    name: 'webhook-delivery',
+    async close() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+      await dispatcher.close();
+    },
+  };
+}
+
+/** WORKERS entry: the webhook worker with the configured spec constants. */
+export const webhookDeliveryWorker = (deps: WorkerDeps): RunningWorker => startWebhookWorker(deps);
