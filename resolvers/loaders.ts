@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
-import { createAtcLoader } from './classification/atc.ts';
+import { createAtcChildrenLoader, createAtcLoader } from './classification/atc.ts';
 import { createSourceLoader } from './sources/status.ts';
 import { createLastDeliveryLoader } from './changes/deliveries.ts';
 import { createCatalogueLoaders } from './catalogue/loaders.ts';
@@ -13,6 +13,7 @@ export function createLoaders(db: Queryable, now: Clock) {
   return {
     source: createSourceLoader(db, now),
     atcNode: createAtcLoader(db),
+    atcChildren: createAtcChildrenLoader(db),
     webhookLastDelivery: createLastDeliveryLoader(db),
     catalogue: createCatalogueLoaders(db),
   };

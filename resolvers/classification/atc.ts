@@ -43,15 +43,16 @@ interface NodeRow {
   ddd: Ddd[] | null;
 }
 
+const NODE_COLUMNS = `n.code, n.name, n.level, n.parent_code, n.source,
+  (SELECT json_agg(json_build_object('value', d.value::float8, 'unit', d.unit, 'route', d.route, 'note', d.note)
+                   ORDER BY d.route, d.unit)
+     FROM atc_ddd d WHERE d.code = n.code) AS ddd`;
+
 /** Loads ATC nodes with their DDDs by code, one query per batch. */
 export function createAtcLoader(db: Queryable): DataLoader<string, AtcNode | null> {
   return new DataLoader(async (codes) => {
     const { rows } = await db.query<NodeRow>(
-      `SELECT n.code, n.name, n.level, n.parent_code, n.source,
-              (SELECT json_agg(json_build_object('value', d.value::float8, 'unit', d.unit, 'route', d.route, 'note', d.note)
-                               ORDER BY d.route, d.unit)
-                 FROM atc_ddd d WHERE d.code = n.code) AS ddd
-         FROM atc_nodes n WHERE n.code = ANY($1)`,
+      `SELECT ${NODE_COLUMNS} FROM atc_nodes n WHERE n.code = ANY($1)`,
       [codes],
     );
     const byCode = new Map(rows.map((r) => [r.code, toNode(r)]));
@@ -68,4 +69,21 @@ function toNode(row: NodeRow): AtcNode {
     source: row.source,
     ddd: row.ddd ?? [],
   };
+}
+
+/** Direct children of ATC nodes by parent code, in code order, one query per batch. */
+export function createAtcChildrenLoader(db: Queryable): DataLoader<string, AtcNode[]> {
+  return new DataLoader(async (codes) => {
+    const { rows } = await db.query<NodeRow>(
+      `SELECT ${NODE_COLUMNS} FROM atc_nodes n WHERE n.parent_code = ANY($1) ORDER BY n.code`,
+      [codes],
+    );
+    const byParent = new Map<string, AtcNode[]>();
+    for (const row of rows) {
+      const list = byParent.get(row.parent_code!) ?? [];
+      list.push(toNode(row));
+      byParent.set(row.parent_code!, list);
+    }
+    return codes.map((c) => byParent.get(c) ?? []);
+  });
 }

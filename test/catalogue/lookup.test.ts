@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
 import { CODES, IDS, seedCatalogue } from './fixtures.ts';
 
 describe('GET /v1/drugs/lookup and /v1/packs/{system}/{code} (one resolver)', () => {
@@ -55,7 +56,7 @@ describe('GET /v1/drugs/lookup and /v1/packs/{system}/{code} (one resolver)', ()
   });
 
   it('answers 404 when a well-formed code resolves to nothing', async () => {
-    const res = await get('/v1/packs/gtin/7680000000000');
+    const res = await get(`/v1/packs/gtin/${completeGtin('768099999999')}`);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'not_found', message: 'Drug for this code was not found.' });
     expect((await get('/v1/drugs/lookup?system=se_varunummer&code=123456')).statusCode).toBe(404);
