@@ -103,4 +103,60 @@ export const neutralRoutes: RouteDef[] = [
   }),
 ];
 
-export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes];
+export const targetRoutes: RouteDef[] = [
+  passthrough({
+    operationId: 'getPgx',
+    path: '/v1/pgx',
+    summary: 'Pharmacogenomic gene–drug pairs (CPIC levels, PharmGKB levels, guidelines) for a drug.',
+    query: nameQuery('Drug (ingredient) name, e.g. warfarin.'),
+    field: 'pgx',
+    args: { name: 'String!' },
+    notFound: 'Drug in CPIC',
+    mcp: { name: 'get_pgx', description: 'Get the pharmacogenomic genes that affect a drug (e.g. warfarin: CYP2C9, VKORC1) from CPIC: CPIC level (A strongest to D), PharmGKB clinical annotation level, whether testing is actionable, and the CPIC guideline link.' },
+  }),
+  passthrough({
+    operationId: 'getTargets',
+    path: '/v1/targets',
+    summary: 'A drug\'s molecular targets, mechanisms and indications from the Open Targets Platform.',
+    query: nameQuery('Drug name, e.g. atorvastatin.'),
+    field: 'targets',
+    args: { name: 'String!' },
+    notFound: 'Drug in Open Targets',
+    mcp: { name: 'get_drug_targets', description: 'Get the molecular targets of a drug from Open Targets: each target gene (Ensembl id, symbol) with the mechanism of action and action type (inhibitor, agonist ...), plus the drug\'s indications with the highest clinical phase reached.' },
+  }),
+  passthrough({
+    operationId: 'getTargetGenetics',
+    path: '/v1/targets/genetics',
+    summary: 'Human genetic evidence between a target and a disease, with the protective direction and, given a drug, a concordance verdict.',
+    query: {
+      type: 'object', required: ['gene', 'disease'], additionalProperties: false,
+      properties: {
+        gene: { type: 'string', minLength: 1, maxLength: 100, description: 'Gene symbol (HMGCR) or Ensembl gene id (ENSG00000113161).' },
+        disease: { type: 'string', minLength: 2, maxLength: 200, description: 'Disease label or ontology id (EFO_0001645, MONDO_..., Orphanet_...).' },
+        drug: { ...NAME, description: 'Optional drug name; adds a concordance verdict (concordant or discordant).' },
+      },
+    },
+    field: 'targetGenetics',
+    args: { gene: 'String!', disease: 'String!', drug: 'String' },
+    notFound: 'Gene or disease',
+    mcp: { name: 'get_target_genetics', description: 'Check human genetic evidence (GWAS, rare-variant burden, ClinVar ...) linking a gene to a disease in Open Targets, and which way it points: whether inhibiting or activating the target should help. Give a drug name to get a concordance verdict: "concordant" when the drug acts on the target in the genetically supported direction, "discordant" otherwise.' },
+  }),
+  passthrough({
+    operationId: 'getTargetStructure',
+    path: '/v1/targets/structure',
+    summary: 'A gene\'s reviewed UniProt entry with experimental PDB structures and the AlphaFold model.',
+    query: {
+      type: 'object', required: ['symbol'], additionalProperties: false,
+      properties: {
+        symbol: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9-]+$', description: 'Gene symbol, e.g. HMGCR.' },
+        organism_id: { type: 'integer', minimum: 1, default: 9606, description: 'NCBI taxonomy id; 9606 (human) by default.' },
+      },
+    },
+    field: 'targetStructure',
+    args: { symbol: 'String!', organismId: 'Int!' },
+    notFound: 'Reviewed UniProt entry for that gene',
+    mcp: { name: 'get_target_structure', description: 'Get protein structure information for a gene: its reviewed UniProt entry (accession, protein name, length), experimental PDB structures sorted by resolution, and the AlphaFold predicted model with its mean pLDDT confidence and download links. organism_id defaults to 9606 (human).' },
+  }),
+];
+
+export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes, ...targetRoutes];

@@ -3,6 +3,11 @@ import type { RequestContext } from '../context.ts';
 import { moleculeEnrichment } from './molecule.ts';
 import { usApprovals, usNdcClass } from './openfda.ts';
 import { pharmacologyTargets } from './gtopdb.ts';
+import { pgx } from './pgx.ts';
+import { targets } from './opentargets.ts';
+import { targetGenetics } from './genetics.ts';
+import type { GeneticsArgs } from './genetics.ts';
+import { targetStructure } from './structure.ts';
 
 type NameArgs = { name: string };
 
@@ -12,5 +17,9 @@ export const enrichmentResolvers = {
     usApprovals: (_: unknown, args: NameArgs, ctx: RequestContext) => usApprovals(ctx, args.name),
     pharmacologyTargets: (_: unknown, args: NameArgs, ctx: RequestContext) => pharmacologyTargets(ctx, args.name),
     usNdcClass: (_: unknown, args: NameArgs, ctx: RequestContext) => usNdcClass(ctx, args.name),
+    pgx: (_: unknown, args: NameArgs, ctx: RequestContext) => pgx(ctx, args.name),
+    targets: (_: unknown, args: NameArgs, ctx: RequestContext) => targets(ctx, args.name),
+    targetGenetics: (_: unknown, args: GeneticsArgs, ctx: RequestContext) => targetGenetics(ctx, args),
+    targetStructure: (_: unknown, args: { symbol: string; organismId: number }, ctx: RequestContext) => targetStructure(ctx, args.symbol, args.organismId),
   },
 };

@@ -23,8 +23,8 @@ export interface FakeRoute {
   path: string;
   /** Query parameters that must match exactly (others are ignored). */
   query?: Record<string, string>;
-  /** For POST (Open Targets GraphQL): a substring the body must contain. */
-  bodyIncludes?: string;
+  /** For POST (Open Targets GraphQL): substrings the body must all contain. */
+  bodyIncludes?: string | string[];
   status?: number;
   /** Fixture file name, or an inline body. */
   fixture?: string;
@@ -98,6 +98,7 @@ export class FakeUpstream {
 
 function matches(route: FakeRoute, hit: FakeHit): boolean {
   if ((route.method ?? 'GET') !== hit.method || route.path !== hit.path) return false;
-  if (route.bodyIncludes && !hit.body.includes(route.bodyIncludes)) return false;
+  const needles = route.bodyIncludes === undefined ? [] : ([] as string[]).concat(route.bodyIncludes);
+  if (!needles.every((n) => hit.body.includes(n))) return false;
   return Object.entries(route.query ?? {}).every(([k, v]) => hit.query[k] === v);
 }
