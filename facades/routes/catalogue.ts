@@ -32,6 +32,8 @@ const LOOKUP_FIELDS = {
 };
 const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!) { drugByCode(system: $system, code: $code) { ${DRUG_FULL} matchedPack { ${PACK} } } }`;
 const DRUG_STATUSES = [200, 401, 403, 404, 422];
+const SUBSTANCE = `unii name names provisional moietyUnii moiety { unii name } salts { unii name } formula smiles inchikey rxcui
+  atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ROW} } ${SOURCES}`;
 
 export const catalogueRoutes: RouteDef[] = [
   {
@@ -162,5 +164,49 @@ export const catalogueRoutes: RouteDef[] = [
     notFound: 'Drug for this code',
     statuses: DRUG_STATUSES,
     mcp: false,
+  },
+  {
+    operationId: 'getSubstance',
+    method: 'GET',
+    path: '/v1/substances/{unii}',
+    scope: 'drugs:read',
+    summary: 'Substance view: names across vocabularies, drugs containing it, chemistry, ATC classes.',
+    tags: ['substances'],
+    params: {
+      type: 'object',
+      required: ['unii'],
+      properties: { unii: { type: 'string', pattern: '^([A-Za-z0-9]{10}|[a-z]+:.{1,100})$', description: 'UNII (10 characters) or a provisional key such as name:IBUPROFEN.' } },
+      additionalProperties: false,
+    },
+    query: { type: 'object', additionalProperties: false, properties: {} },
+    document: `query ($unii: String!) { substance(unii: $unii) { ${SUBSTANCE} } }`,
+    notFound: 'Substance',
+    statuses: DRUG_STATUSES,
+    mcp: {
+      name: 'get_substance',
+      description: 'Get an active substance by FDA UNII (e.g. "WK2XYI10QM" for ibuprofen): names in INN/USAN/BAN and local languages, salts folded to the active moiety, formula, SMILES, InChIKey, RxCUI, ATC and pharmacologic classes, and the products containing it across countries.',
+    },
+  },
+  {
+    operationId: 'resolveSubstance',
+    method: 'GET',
+    path: '/v1/substances/xref',
+    scope: 'drugs:read',
+    summary: 'Resolve a substance name to a UNII, cross-vocabulary codes and a chemical structure.',
+    tags: ['substances'],
+    query: {
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: { type: 'string', minLength: 1, maxLength: 200, description: 'Substance name in any vocabulary (INN, USAN, BAN, local language).' } },
+    },
+    document: `query ($name: String!) { substanceXref(name: $name) {
+      query matchedBy unii name names provisional moietyUnii codes { unii rxcui inchikey atc } structure { formula smiles inchikey } ${SOURCES} } }`,
+    notFound: 'Substance',
+    statuses: DRUG_STATUSES,
+    mcp: {
+      name: 'resolve_substance_name',
+      description: 'Turn a substance name in any vocabulary (e.g. "acetaminophen", "paracetamol", "amlodipine besilate") into its FDA UNII, RxCUI, InChIKey, ATC codes and chemical structure; says whether the match was the preferred name, a synonym or the closest spelling.',
+    },
   },
 ];

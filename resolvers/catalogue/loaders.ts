@@ -7,6 +7,7 @@ import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
 import { loadDrugs } from './drug-rows.ts';
 import type { DrugRow } from './drug-rows.ts';
+import { createMoietyDrugsLoader, createSaltLoader, createSubstanceClassLoader, createSubstanceLoader } from './substances.ts';
 
 export interface IngredientRow {
   unii: string;
@@ -169,6 +170,10 @@ export function createCatalogueLoaders(db: Queryable) {
     monographLanguages: monographLanguageLoader(db),
     monograph: monographLoader(db),
     productClasses: productClassLoader(db),
+    substance: createSubstanceLoader(db),
+    salts: createSaltLoader(db),
+    substanceClasses: createSubstanceClassLoader(db),
+    moietyDrugs: createMoietyDrugsLoader(db),
   };
 }
 

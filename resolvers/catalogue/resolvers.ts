@@ -17,6 +17,7 @@ import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
 import { fhirMedication } from './fhir.ts';
 import type { MonographRow, PackRow } from './loaders.ts';
+import { substanceResolvers } from './substance-resolvers.ts';
 
 /** Largest page of the typeahead; documented in docs/api-decisions.md. */
 export const MAX_SEARCH_LIMIT = 100;
@@ -105,7 +106,10 @@ export const catalogueResolvers = {
       return drug ? equivalentsOf(ctx.db, drug, perCountry) : null;
     },
     drugMonograph: (_: unknown, args: { id: string; lang: string }, ctx: RequestContext) => monographOf(ctx, args),
+    ...substanceResolvers.Query,
   },
+  Substance: substanceResolvers.Substance,
+  SubstanceXref: substanceResolvers.SubstanceXref,
   Drug: drugFields,
   DrugSearch: {
     count: (result: SearchResult) => result.results.length,
