@@ -42,7 +42,8 @@ const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 function checkPath(path: string): string {
-  const segments = path.replace(/^\/+/, '').split('/');
+  // A leading '/' (or '//host') is an absolute path or a host, not a sub-path: refused.
+  const segments = path.split('/');
   const ok = path.length <= 256 && segments.every((s) => SEGMENT.test(s) && !/^\.+$/.test(s));
   if (!ok) {
     throw validationError('Query parameter path must be a relative sub-path of the provider (letters, digits, - _ . ~ and /; no scheme, host, "..", "%" or query).', [
