@@ -159,4 +159,48 @@ export const targetRoutes: RouteDef[] = [
   }),
 ];
 
-export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes, ...targetRoutes];
+const CURATED_STATUSES = [200, 401, 403, 422, 503];
+
+export const curatedRoutes: RouteDef[] = [
+  {
+    ...passthrough({
+      operationId: 'getGuidelines',
+      path: '/v1/guidelines',
+      summary: 'Curated guideline recommendations by indication, ATC code or publisher; a coverage note instead of 404 when nothing matches.',
+      query: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          indication: { ...NAME, description: 'Indication label (substring) or ontology id, e.g. "lung cancer" or EFO_0003060.' },
+          atc: { type: 'string', pattern: '^[A-Za-z]([0-9]{2}([A-Za-z]([A-Za-z]([0-9]{2})?)?)?)?$', description: 'ATC code of any level; matches guidelines on that branch.' },
+          source: { type: 'string', enum: ['nccn', 'esmo', 'nice', 'asco'] },
+        },
+      },
+      field: 'guidelines',
+      args: { indication: 'String', atc: 'String', source: 'String' },
+      mcp: { name: 'find_guidelines', description: 'Find clinical practice guideline recommendations (NCCN, ESMO, NICE, ASCO) in a small curated demonstration index, by indication, ATC code or publisher (at least one). Returns matching recommendations and a coverage note saying what the index covers; an empty result does not mean no guideline exists.' },
+    }),
+    statuses: CURATED_STATUSES,
+  },
+  {
+    ...passthrough({
+      operationId: 'getHta',
+      path: '/v1/hta',
+      summary: 'Curated HTA decisions with cost-effectiveness and value-based price range; a coverage note instead of 404 when nothing matches.',
+      query: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          drug: { ...NAME, description: 'Drug name (substring).' },
+          indication: { ...NAME, description: 'Indication label (substring) or ontology id.' },
+          country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO alpha-2 country of the HTA body, e.g. GB, US, CA, DE.' },
+          source: { type: 'string', enum: ['nice', 'icer', 'cadth', 'iqwig', 'smc'] },
+        },
+      },
+      field: 'hta',
+      args: { drug: 'String', indication: 'String', country: 'String', source: 'String' },
+      mcp: { name: 'find_hta_decisions', description: 'Find health technology assessment decisions (NICE, ICER, CADTH, IQWiG, SMC) in a curated demonstration set by drug, indication, country or agency (at least one). Each decision has cost-effectiveness economics (cost per QALY, threshold) and, for ICER, the value-based price range hbpb_low/hbpb_high against list_price.' },
+    }),
+    statuses: CURATED_STATUSES,
+  },
+];
+
+export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes, ...targetRoutes, ...curatedRoutes];

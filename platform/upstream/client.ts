@@ -84,6 +84,11 @@ export class UpstreamClient {
     return s.enabled && (s.baseUrl !== null || SOURCE_IS_LOCAL.has(source));
   }
 
+  /** A source's configured base URL (a `file:` URL for curated sources), or null. */
+  baseUrl(source: SourceId): string | null {
+    return this.config.sources[source].baseUrl;
+  }
+
   /** The licensed crosswalk's key, when one is configured. */
   get crosswalkKey(): string | null {
     return this.config.crosswalkKey;

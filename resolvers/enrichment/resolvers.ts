@@ -8,6 +8,8 @@ import { targets } from './opentargets.ts';
 import { targetGenetics } from './genetics.ts';
 import type { GeneticsArgs } from './genetics.ts';
 import { targetStructure } from './structure.ts';
+import { guidelines, hta } from './guidelines.ts';
+import type { GuidelineFilter, HtaFilter } from './guidelines.ts';
 
 type NameArgs = { name: string };
 
@@ -21,5 +23,7 @@ export const enrichmentResolvers = {
     targets: (_: unknown, args: NameArgs, ctx: RequestContext) => targets(ctx, args.name),
     targetGenetics: (_: unknown, args: GeneticsArgs, ctx: RequestContext) => targetGenetics(ctx, args),
     targetStructure: (_: unknown, args: { symbol: string; organismId: number }, ctx: RequestContext) => targetStructure(ctx, args.symbol, args.organismId),
+    guidelines: (_: unknown, args: GuidelineFilter, ctx: RequestContext) => guidelines(ctx, args),
+    hta: (_: unknown, args: HtaFilter, ctx: RequestContext) => hta(ctx, args),
   },
 };
