@@ -3,6 +3,7 @@ import type { Command } from './types.ts';
 import { serveCommand, workerCommand } from './serve.ts';
 import { accountsCommand, keysCommand } from './keys.ts';
 import { byolCommand } from './byol.ts';
+import { ingestCommand } from './ingest.ts';
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
@@ -10,6 +11,7 @@ export const COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   accounts: accountsCommand,
   byol: byolCommand,
+  ingest: ingestCommand,
 };
 
 export function usage(): string {

@@ -15,6 +15,8 @@ export interface StoredRow {
   id?: string;
   /** Owning product of a pack, for the change record's drug_id. */
   productId?: string | null;
+  /** Columns derived from other records (products: signatures, reimbursement rate). */
+  derived?: string | null;
 }
 
 export interface Diff<E> {

@@ -6,7 +6,7 @@
  *
  * Order within a snapshot: every kind is planned first (reads only), then written parents
  * first (classes, ATC, substances, products, packs, recalls), then deletions children first,
- * then derived columns, and last the source's `last_synced_at` (its `schema_state` is derived
+ * then signatures of other sources' products whose substances changed, and last the source's `last_synced_at` (its `schema_state` is derived
  * from it at read time: `ok` until the refresh interval has passed).
  */
 import type { Database, Queryable } from '../../platform/db.ts';
@@ -18,7 +18,7 @@ import { emptyCounts } from './plan.ts';
 import type { KindPlan, TableCounts } from './plan.ts';
 import { SNAPSHOT_FORMAT } from './snapshot.ts';
 import type { Snapshot, SourceInfo } from './snapshot.ts';
-import { refreshReimbursementRates, refreshSignatures } from './write-derived.ts';
+import { moietiesFor, refreshSignatures } from './write-derived.ts';
 import { planAtc, planClasses } from './write-classification.ts';
 import { planPacks } from './write-packs.ts';
 import { planProducts } from './write-products.ts';
@@ -91,7 +91,8 @@ async function writeSnapshot(tx: Queryable, snapshot: Snapshot, report: IngestRe
   const classes = await planClasses(tx, id, snapshot.classes ?? []);
   const atc = await planAtc(tx, id, snapshot.atc ?? []);
   const substances = await planSubstances(tx, id, snapshot.substances ?? []);
-  const products = await planProducts(tx, id, snapshot.products ?? []);
+  const moieties = await moietiesFor(tx, snapshot.products ?? [], substances.moieties);
+  const products = await planProducts(tx, id, snapshot.products ?? [], moieties);
   const packs = await planPacks(tx, id, snapshot.products ?? [], products.idByKey);
   const recalls = await planRecalls(tx, id, snapshot.recalls ?? [], products.idByKey);
   progress('plan');
@@ -99,8 +100,8 @@ async function writeSnapshot(tx: Queryable, snapshot: Snapshot, report: IngestRe
   for (const plan of plans) await plan.upsert(tx);
   for (const plan of [...plans].reverse()) await plan.remove(tx);
   progress('write');
-  await refreshSignatures(tx, products.touched, substances.touched);
-  await refreshReimbursementRates(tx, [...products.touched, ...packs.touchedProducts]);
+  // Other sources' products using a changed substance; this snapshot's products got theirs in the plan.
+  await refreshSignatures(tx, substances.touched, new Set(products.idByKey.values()));
   progress('derive');
   for (const plan of plans) addCounts(report.tables[plan.table as IngestTable], plan.counts);
   report.sources.push(id);

@@ -13,11 +13,6 @@ import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
 import type { PackEntry, ProductEntry } from './snapshot.ts';
 
-export interface PackPlan extends KindPlan {
-  /** Products whose packs were written or deleted (their derived columns are refreshed). */
-  touchedProducts: string[];
-}
-
 const UPSERT_PACKS = `
   INSERT INTO packs (id, product_id, source, natural_key, description, units, unit, marketing_status, sl, record, content_hash)
   SELECT r.id, r.product_id, $2, r.natural_key, r.description, r.units, r.unit, r.marketing_status, r.sl, r.record, r.content_hash
@@ -57,7 +52,7 @@ function childRows(written: Written[]) {
 }
 
 /** Plans the packs of a snapshot's products; `productIds` comes from the product plan. */
-export async function planPacks(tx: Queryable, source: string, products: readonly ProductEntry[], productIds: ReadonlyMap<string, string>): Promise<PackPlan> {
+export async function planPacks(tx: Queryable, source: string, products: readonly ProductEntry[], productIds: ReadonlyMap<string, string>): Promise<KindPlan> {
   const records = products.flatMap((p) => p.packs.map((pack) => ({ ...packImage(pack, p.key), productKey: p.key })));
   assertUniqueKeys('pack', records);
   const stored = await storedHashes(tx, 'packs', source);
@@ -75,7 +70,6 @@ export async function planPacks(tx: Queryable, source: string, products: readonl
       table: 'packs', source, naturalKey: (key) => ({ source, key }), before,
       drugOfRecord: (r) => productByPack.get(r.key) ?? null, drugOfStored: (row) => row.productId ?? null,
     }),
-    touchedProducts: [...new Set([...written.map((w) => w.productId), ...diff.deletes.map((d) => d.productId).filter((id): id is string => !!id)])],
     async upsert(q) {
       if (written.length === 0) return;
       const rows = written.map(({ record, id, productId }) => ({

@@ -1,6 +1,6 @@
 /**
  * Products (the drug record) with their ingredients, classes, registration identifiers and
- * monographs. Child rows are derived from the product's image, so they are replaced
+ * monographs, and the columns derived from other records (signatures, reimbursement rate). Child rows are derived from the product's image, so they are replaced
  * whenever the product row is written. Ids of new products are assigned here, before any
  * write, so packs and recalls of the same snapshot can point at them.
  */
@@ -12,21 +12,43 @@ import { productImage } from './images.ts';
 import { changesOf, countsOf, recordset } from './plan.ts';
 import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
+import { medicineSignature, substanceSignature } from './signatures.ts';
 import type { ProductEntry } from './snapshot.ts';
 
 export interface ProductPlan extends KindPlan {
   /** Row id of every product of the snapshot, by natural key. */
   idByKey: Map<string, string>;
-  /** Products written by this plan (their signatures are recomputed). */
-  touched: string[];
 }
 
-function productRow(record: Imaged<ProductEntry>, id: string) {
+/** Columns a product takes from other records: signatures (via substance moieties) and its packs' highest rate. */
+interface Derived {
+  substance_signature: string | null;
+  medicine_signature: string | null;
+  reimbursement_rate_percent: number | null;
+}
+
+function derive(entry: ProductEntry, moieties: ReadonlyMap<string, string>): Derived {
+  const parts = entry.ingredients.map((i) => ({ moiety: moieties.get(i.unii) ?? i.unii, value: i.strength_value ?? null, unit: i.strength_unit ?? null }));
+  const rates = entry.packs.map((p) => p.reimbursement_rate_percent).filter((r): r is number => typeof r === 'number');
+  return {
+    substance_signature: substanceSignature(parts),
+    medicine_signature: medicineSignature(parts, entry.dose_form, entry.route),
+    reimbursement_rate_percent: rates.length > 0 ? Math.max(...rates) : null,
+  };
+}
+
+/** Same text as the stored columns give in records.ts, to spot stale derived columns. */
+function derivedKey(d: Derived): string {
+  return [d.substance_signature ?? '', d.medicine_signature ?? '', d.reimbursement_rate_percent?.toString() ?? ''].join('#');
+}
+
+function productRow(record: Imaged<ProductEntry>, id: string, derived: Derived) {
   const e = record.entry;
   return {
     id, natural_key: record.key, country: e.country, product_name: e.product_name, brand: e.brand, generic: e.generic,
     atc_code: e.atc_code?.toUpperCase(), dose_form: e.dose_form, route: e.route, holder: e.holder,
     marketing_status: record.image.marketing_status, authorised_on: e.authorised_on, record: record.image, content_hash: record.hash,
+    ...derived,
   };
 }
 
@@ -65,18 +87,31 @@ const INSERT_CHILDREN = `
 
 const UPSERT_PRODUCTS = `
   INSERT INTO products (id, source, natural_key, country, product_name, brand, generic, atc_code, dose_form, route, holder,
-                        marketing_status, authorised_on, record, content_hash)
+                        marketing_status, authorised_on, record, content_hash, substance_signature, medicine_signature, reimbursement_rate_percent)
   SELECT r.id, $2, r.natural_key, r.country, r.product_name, r.brand, r.generic, r.atc_code, r.dose_form, r.route, r.holder,
-         r.marketing_status, r.authorised_on, r.record, r.content_hash
+         r.marketing_status, r.authorised_on, r.record, r.content_hash, r.substance_signature, r.medicine_signature, r.reimbursement_rate_percent
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, natural_key text, country text, product_name text, brand text, generic boolean,
-       atc_code text, dose_form text, route text, holder text, marketing_status text, authorised_on date, record jsonb, content_hash text)
+       atc_code text, dose_form text, route text, holder text, marketing_status text, authorised_on date, record jsonb, content_hash text,
+       substance_signature text, medicine_signature text, reimbursement_rate_percent numeric)
   ON CONFLICT (source, natural_key) DO UPDATE SET country = EXCLUDED.country, product_name = EXCLUDED.product_name,
     brand = EXCLUDED.brand, generic = EXCLUDED.generic, atc_code = EXCLUDED.atc_code, dose_form = EXCLUDED.dose_form,
     route = EXCLUDED.route, holder = EXCLUDED.holder, marketing_status = EXCLUDED.marketing_status,
-    authorised_on = EXCLUDED.authorised_on, record = EXCLUDED.record, content_hash = EXCLUDED.content_hash`;
+    authorised_on = EXCLUDED.authorised_on, record = EXCLUDED.record, content_hash = EXCLUDED.content_hash,
+    substance_signature = EXCLUDED.substance_signature, medicine_signature = EXCLUDED.medicine_signature,
+    reimbursement_rate_percent = EXCLUDED.reimbursement_rate_percent`;
 
-/** Plans the products of a snapshot (not their packs: see write-packs.ts). */
-export async function planProducts(tx: Queryable, source: string, entries: readonly ProductEntry[]): Promise<ProductPlan> {
+// Derived columns of unchanged products whose substances or pack rates changed: no change record.
+const REFRESH_DERIVED = `
+  UPDATE products p SET substance_signature = r.substance_signature, medicine_signature = r.medicine_signature,
+    reimbursement_rate_percent = r.reimbursement_rate_percent
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, substance_signature text, medicine_signature text, reimbursement_rate_percent numeric)
+  WHERE p.id = r.id`;
+
+/**
+ * Plans the products of a snapshot (not their packs: see write-packs.ts). `moieties` maps
+ * ingredient UNIIs to their active moiety for the signatures.
+ */
+export async function planProducts(tx: Queryable, source: string, entries: readonly ProductEntry[], moieties: ReadonlyMap<string, string>): Promise<ProductPlan> {
   const records = entries.map(productImage);
   assertUniqueKeys('product', records);
   const stored = await storedHashes(tx, 'products', source);
@@ -84,7 +119,13 @@ export async function planProducts(tx: Queryable, source: string, entries: reado
   const before = await storedImages(tx, 'products', source, [...diff.updates, ...diff.deletes].map((r) => r.key));
   const idByKey = new Map<string, string>();
   for (const r of records) idByKey.set(r.key, stored.get(r.key)?.id ?? randomUUID());
+  const derived = new Map(records.map((r) => [r.key, derive(r.entry, moieties)]));
   const written = diff.upserts.map(({ record }) => ({ record, id: idByKey.get(record.key)! }));
+  const writtenKeys = new Set(written.map((w) => w.record.key));
+  const stale = records.filter((r) => {
+    const row = stored.get(r.key);
+    return row?.source === source && !writtenKeys.has(r.key) && row.derived !== derivedKey(derived.get(r.key)!);
+  }).map((r) => ({ id: idByKey.get(r.key)!, ...derived.get(r.key)! }));
   return {
     table: 'products',
     counts: countsOf(diff),
@@ -93,10 +134,10 @@ export async function planProducts(tx: Queryable, source: string, entries: reado
       drugOfRecord: (r) => idByKey.get(r.key) ?? null, drugOfStored: (row) => row.id ?? null,
     }),
     idByKey,
-    touched: written.map((w) => w.id),
     async upsert(q) {
+      if (stale.length > 0) await q.query(REFRESH_DERIVED, [recordset(stale)]);
       if (written.length === 0) return;
-      await q.query(UPSERT_PRODUCTS, [recordset(written.map((w) => productRow(w.record, w.id))), source]);
+      await q.query(UPSERT_PRODUCTS, [recordset(written.map((w) => productRow(w.record, w.id, derived.get(w.record.key)!))), source]);
       await q.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
       const children = childRows(written);
       await q.query(INSERT_CHILDREN, [children.ingredients, children.classes, children.monographs, children.identifiers].map(recordset));

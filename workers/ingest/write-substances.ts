@@ -10,9 +10,11 @@ import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
 import type { SubstanceEntry } from './snapshot.ts';
 
-/** UNIIs whose substance rows this plan writes or deletes (their products need new signatures). */
 export interface SubstancePlan extends KindPlan {
+  /** UNIIs whose substance rows this plan writes or deletes (products using them need new signatures). */
   touched: string[];
+  /** Moieties as they will be after this plan: written substances' moieties, deleted ones fold to themselves. */
+  moieties: Map<string, string>;
 }
 
 /** Plans the substances of a snapshot. */
@@ -33,6 +35,7 @@ export async function planSubstances(tx: Queryable, source: string, entries: rea
     counts: countsOf(diff),
     changes: changesOf(diff, { table: 'substances', source, naturalKey: (unii) => ({ unii }), before }),
     touched: [...diff.upserts.map((u) => u.record.key), ...diff.deletes.map((d) => d.key)],
+    moieties: new Map([...rows.map((r) => [r.unii, String(r.moiety_unii)] as const), ...diff.deletes.map((d) => [d.key, d.key] as const)]),
     async upsert(q) {
       if (rows.length === 0) return;
       await q.query(
