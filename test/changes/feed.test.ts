@@ -197,6 +197,23 @@ describe('GET /v1/changes', () => {
     expect(res.json()).toMatchObject({ error: 'forbidden', missing_scope: 'changes:read', tier: 'enterprise' });
   });
 
+  it('serves the same feed through the public GraphQL root field changes', async () => {
+    key = await t.key({ account: 'graphql-reader' });
+    await insertChanges(t.db, 5);
+    const rest = await page('?limit=3');
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/graphql', headers: bearer(key),
+      payload: { query: '{ changes(limit: 3) { changes { id changeType occurredAt } nextCursor hasMore meta { sources { id } } } }' },
+    });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data.changes;
+    expect(data.changes.map((c: { id: string }) => c.id)).toEqual(rest.changes.map((c) => c.id));
+    expect(data.hasMore).toBe(true);
+    const next = await page(`?limit=3&cursor=${encodeURIComponent(data.nextCursor)}`);
+    expect(next.changes[0]!.occurred_at >= rest.changes[2]!.occurred_at).toBe(true);
+    expect(next.changes.map((c) => c.id)).not.toContain(rest.changes[2]!.id);
+  });
+
   it('reads a deep page through the (occurred_at, id) index, like the first page', async () => {
     await t.db.query(`INSERT INTO changes (source, table_name, natural_key, change_type, after, occurred_at)
       SELECT 'ch-sl', 'packs', jsonb_build_object('n', n), 'insert', '{}'::jsonb, timestamptz '2020-01-01' + n * interval '1 second'
