@@ -27,6 +27,7 @@ import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApi } from './rest/openapi.ts';
 import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
+import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
 import { createServices } from './services.ts';
 
 export const API_VERSION = '1.0.0';
@@ -75,7 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(pipelinePlugin, { guard, db, now });
   registerRestRoutes(app, engine, deps, routes);
   registerPublicGraphql(app, engine, deps);
-  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS], config, API_VERSION);
+  registerMcp(app, engine, deps, routes, API_VERSION);
+  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS], config, API_VERSION);
   registerOperations(app, db);
   return app;
 }

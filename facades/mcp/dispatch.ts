@@ -1,0 +1,129 @@
+/**
+ * The MCP methods drugref serves: initialize, ping, tools/list and tools/call. Params are
+ * checked with the MCP SDK's own schemas; protocol faults are JSON-RPC errors, while a
+ * tool that ran and failed (scope, quota, validation, not found ...) is a result with
+ * `isError: true` carrying the REST error body, so agents see the spec's `error` codes.
+ */
+import {
+  CallToolRequestSchema, ErrorCode, InitializeRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema,
+  PingRequestSchema, SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Engine } from '../../platform/graphql/engine.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { createContext } from '../../resolvers/context.ts';
+import type { AppDeps } from '../../resolvers/context.ts';
+import type { Principal } from '../../resolvers/accounts/keys.ts';
+import { runOperation } from '../http/operation.ts';
+import type { Guard } from '../http/auth.ts';
+import { rpcError, rpcResult } from './jsonrpc.ts';
+import type { RpcAnswer, RpcCall } from './jsonrpc.ts';
+import type { McpTool } from './tools.ts';
+import { truncateResult } from './truncate.ts';
+
+/** Who is calling, for the length of one POST. */
+export interface Caller {
+  principal: Principal;
+  log: Logger;
+  /** Called after a tools/call was counted, with the quota left (for x-ratelimit-remaining). */
+  metered(remaining: number | null): void;
+}
+
+export interface DispatcherOptions {
+  engine: Engine;
+  deps: AppDeps;
+  guard: Guard;
+  tools: McpTool[];
+  version: string;
+}
+
+type Handler = (call: RpcCall, caller: Caller) => Promise<Record<string, unknown>>;
+
+/** Thrown by a handler for a JSON-RPC protocol error (not a tool failure). */
+class RpcFault extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/** Checks a call's message against an SDK request schema; a mismatch is -32602. */
+function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, call: RpcCall): T {
+  const parsed = schema.safeParse(call.message);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || 'message'}: ${i.message}`).join('; ');
+  throw new RpcFault(ErrorCode.InvalidParams, `Invalid params for ${call.method}: ${issues}`);
+}
+
+function errorResult(error: ApiError): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(error.toBody()) }], isError: true };
+}
+
+/** Builds the method table over the route-table tools. */
+export function createDispatcher(options: DispatcherOptions) {
+  const { engine, deps, guard, tools, version } = options;
+  const byName = new Map(tools.map((t) => [t.definition.name, t]));
+  const allowed = (tool: McpTool, principal: Principal) => tool.scope === null || principal.scopes.has(tool.scope);
+
+  /** Runs one tool like its REST route: counted, scope-checked, validated, then executed. */
+  async function callTool(tool: McpTool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+    try {
+      caller.metered(await guard.meter(caller.principal));
+      guard.requireScope(caller.principal, tool.scope);
+      const input = tool.prepare(args);
+      const result = await runOperation(engine, tool.route, input, createContext(deps, caller.principal, caller.log));
+      const { text } = truncateResult(JSON.stringify(result.body ?? null));
+      return { content: [{ type: 'text', text }] };
+    } catch (err) {
+      if (err instanceof ApiError) return errorResult(err);
+      caller.log.error({ err, tool: tool.definition.name }, 'mcp tool failed');
+      return errorResult(new ApiError('internal_error'));
+    }
+  }
+
+  const methods: Record<string, Handler> = {
+    async initialize(call) {
+      const { params } = checked(InitializeRequestSchema, call);
+      // Answer in the client's version when we speak it, else in ours (the client decides).
+      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
+      return {
+        protocolVersion,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { name: 'drugref', title: 'drugref drug reference', version },
+        instructions: 'Drug reference tools over a multi-country pharmaceutical catalogue. Each tools/call counts as one API request of your quota; errors come back as JSON with a stable "error" code.',
+      };
+    },
+    async ping(call) {
+      checked(PingRequestSchema, call);
+      return {};
+    },
+    async 'tools/list'(call, caller) {
+      checked(ListToolsRequestSchema, call);
+      return { tools: tools.filter((t) => allowed(t, caller.principal)).map((t) => t.definition) };
+    },
+    async 'tools/call'(call, caller) {
+      const { params } = checked(CallToolRequestSchema, call);
+      const tool = byName.get(params.name);
+      if (!tool) throw new RpcFault(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names the tools this key can run.`);
+      return { ...(await callTool(tool, { ...(params.arguments ?? {}) }, caller)) };
+    },
+  };
+
+  /** Answers one call; null for a notification (it gets no answer, whatever happens). */
+  async function answer(call: RpcCall, caller: Caller): Promise<RpcAnswer | null> {
+    const handler = Object.hasOwn(methods, call.method) ? methods[call.method] : undefined;
+    if (call.id === undefined) return null;
+    if (!handler) return rpcError(call.id, ErrorCode.MethodNotFound, `Method not found: ${call.method}.`);
+    try {
+      return rpcResult(call.id, await handler(call, caller));
+    } catch (err) {
+      if (err instanceof RpcFault) return rpcError(call.id, err.code, err.message);
+      caller.log.error({ err, method: call.method }, 'mcp method failed');
+      return rpcError(call.id, ErrorCode.InternalError, 'Internal error.');
+    }
+  }
+
+  return { answer };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

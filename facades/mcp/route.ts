@@ -1,0 +1,89 @@
+/**
+ * POST /v1/mcp: MCP over JSON-RPC 2.0, stateless, answered with plain JSON — no session,
+ * no event stream. The POST itself is authenticated but not metered; each tools/call is
+ * counted inside the dispatcher, exactly once, like a REST request.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../../platform/graphql/engine.ts';
+import type { AppDeps } from '../../resolvers/context.ts';
+import type { CompiledRoute } from '../http/operation.ts';
+import { sendError, toApiError } from '../http/errors.ts';
+import type { OperationDoc } from '../routes/types.ts';
+import { registerMethodNotAllowed } from '../rest/register.ts';
+import { createDispatcher } from './dispatch.ts';
+import type { Caller, Dispatcher } from './dispatch.ts';
+import { checkBody, classify, MAX_BATCH, parseError } from './jsonrpc.ts';
+import type { RpcAnswer } from './jsonrpc.ts';
+import { buildTools } from './tools.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** How POST /v1/mcp appears in the OpenAPI document. */
+export const MCP_OPERATIONS: OperationDoc[] = [{
+  operationId: 'postMcp',
+  method: 'POST',
+  path: '/v1/mcp',
+  scope: null,
+  summary: 'MCP (Model Context Protocol) over JSON-RPC 2.0: initialize, ping, tools/list, tools/call.',
+  description: `Stateless, plain JSON answers, no session, no stream. One message or a batch of 1 to ${MAX_BATCH}. Only tools/call is metered (one request each); tools/list shows only tools the key's scopes can run. A failed tool run is a result with isError and the REST error body; results over 60,000 characters are truncated with a marker. A body that is not JSON, an empty batch, a batch over ${MAX_BATCH} or a single invalid message is a 400 carrying a JSON-RPC error. Notifications only: 202 with no body.`,
+  tags: ['mcp'],
+  body: {
+    oneOf: [
+      { type: 'object', description: 'One JSON-RPC 2.0 message.' },
+      { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: MAX_BATCH, description: 'A batch.' },
+    ],
+  },
+  response: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] },
+  statuses: [200, 202, 400, 401],
+}];
+
+function send(reply: FastifyReply, status: number, answer: RpcAnswer | RpcAnswer[]): FastifyReply {
+  return reply.code(status).type(JSON_TYPE).send(JSON.stringify(answer));
+}
+
+/** A whole body refused: JSON-RPC error, HTTP 400, tagged with the spec's `bad_request`. */
+function refuse(reply: FastifyReply, answer: RpcAnswer): FastifyReply {
+  if ('error' in answer) answer.error.data = { error: 'bad_request' };
+  return send(reply, 400, answer);
+}
+
+/** Unparseable or unacceptable bodies answer in JSON-RPC, not with the REST 422. */
+function mcpErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const error = toApiError(err);
+  if (error.status >= 500) request.log.error({ err }, 'request failed');
+  if (error.code !== 'validation') return sendError(reply, error);
+  return refuse(reply, parseError(error.message));
+}
+
+async function handle(dispatcher: Dispatcher, request: FastifyRequest, reply: FastifyReply) {
+  const refused = checkBody(request.body);
+  if (refused) return refuse(reply, refused);
+  const caller: Caller = {
+    principal: request.principal!,
+    log: request.log,
+    metered: (remaining) => { request.quotaRemaining = remaining; },
+  };
+  const batch = Array.isArray(request.body);
+  const messages: unknown[] = batch ? (request.body as unknown[]) : [request.body];
+  const answers: RpcAnswer[] = [];
+  // One after the other: quota counts stay in message order and one POST holds one connection.
+  for (const message of messages) {
+    const item = classify(message);
+    if (item.kind === 'invalid') answers.push(item.answer);
+    if (item.kind !== 'call') continue;
+    const answer = await dispatcher.answer(item.call, caller);
+    if (answer) answers.push(answer);
+  }
+  if (!answers.length) return reply.code(202).send();
+  return send(reply, 200, batch ? answers : answers[0]!);
+}
+
+/** Registers POST /v1/mcp (and 405 for other verbs, which the SDK client's GET probe expects). */
+export function registerMcp(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[], version: string): void {
+  const dispatcher = createDispatcher({ engine, deps, guard: app.guard, tools: buildTools(routes), version });
+  app.post('/v1/mcp', {
+    onRequest: app.guarded({ scope: null, metered: false }),
+    errorHandler: mcpErrorHandler,
+  }, (request, reply) => handle(dispatcher, request, reply));
+  registerMethodNotAllowed(app, [{ method: 'POST', path: '/v1/mcp' }]);
+}
