@@ -32,6 +32,7 @@ const LOOKUP_FIELDS = {
 };
 const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!) { drugByCode(system: $system, code: $code) { ${DRUG_FULL} matchedPack { ${PACK} } } }`;
 const DRUG_STATUSES = [200, 401, 403, 404, 422];
+const PRICING = 'country basis packs { drugId productName packId description units prices { kind amount currency validFrom } sl }';
 const SUBSTANCE = `unii name names provisional moietyUnii moiety { unii name } salts { unii name } formula smiles inchikey rxcui
   atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ROW} } ${SOURCES}`;
 
@@ -133,6 +134,28 @@ export const catalogueRoutes: RouteDef[] = [
     mcp: {
       name: 'get_drug_monograph',
       description: 'Read the Swiss product information (monograph) of a drug id in German, French or Italian: indications, dosage, contraindications, warnings, interactions, adverse reactions, by section.',
+    },
+  },
+  {
+    operationId: 'getDrugProfile',
+    method: 'GET',
+    path: '/v1/drugs/{id}/profile',
+    scope: 'drugs:read',
+    summary: 'Combined view: record, information texts, Swiss and US pricing, pack prices, interactions, adverse-event signal, availability.',
+    description: 'Every section is best-effort: a section without data is null (listed in `unavailable` with the reason) and the status stays 200.',
+    tags: ['drugs'],
+    params: ID_PARAMS,
+    query: { type: 'object', additionalProperties: false, properties: {} },
+    document: `query ($id: ID!) { drugProfile(id: $id) {
+      drug { ${DRUG_FULL} }
+      information { lang title indications contraindications warnings boxedWarning adverseReactions drugInteractions }
+      swissPricing { ${PRICING} } usPricing { ${PRICING} } packPrices { ${PACK} }
+      interactions adverseEventSignal availability { country count } unavailable { section reason } ${SOURCES} } }`,
+    notFound: 'Drug',
+    statuses: DRUG_STATUSES,
+    mcp: {
+      name: 'get_drug_profile',
+      description: 'Get everything known about a drug id in one call: the record, product-information texts (indications, contraindications, warnings, boxed warning, adverse reactions, interactions), Swiss and US pack pricing, the product\'s own pack prices, and in how many products per country the same substances are marketed. Sections with no data are null and listed in `unavailable` with the reason.',
     },
   },
   {

@@ -18,6 +18,7 @@ import type { EquivalentsResult } from './equivalents.ts';
 import { fhirMedication } from './fhir.ts';
 import type { MonographRow, PackRow } from './loaders.ts';
 import { substanceResolvers } from './substance-resolvers.ts';
+import { buildProfile, profileResolvers } from './profile-resolvers.ts';
 
 /** Largest page of the typeahead; documented in docs/api-decisions.md. */
 export const MAX_SEARCH_LIMIT = 100;
@@ -106,8 +107,13 @@ export const catalogueResolvers = {
       return drug ? equivalentsOf(ctx.db, drug, perCountry) : null;
     },
     drugMonograph: (_: unknown, args: { id: string; lang: string }, ctx: RequestContext) => monographOf(ctx, args),
+    drugProfile: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
+      const drug = await loadDrug(ctx, args.id);
+      return drug ? buildProfile(ctx, drug) : null;
+    },
     ...substanceResolvers.Query,
   },
+  DrugProfile: profileResolvers.DrugProfile,
   Substance: substanceResolvers.Substance,
   SubstanceXref: substanceResolvers.SubstanceXref,
   Drug: drugFields,

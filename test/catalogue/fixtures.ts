@@ -224,7 +224,7 @@ function products(): ProductSpec[] {
         identifiers: [['ndc11', CODES.advilNdc11], ['ndc', CODES.advilNdcPrinted.replace(/-/g, '')]], prices: [['list', 7.49, 'USD']] }] },
     { id: IDS.tylenolUs, source: 'us-fda-ndc', country: 'US', name: 'Tylenol Extra Strength', brand: 'Tylenol', generic: false, atc: 'N02BE01', form: 'tablet', route: 'oral',
       holder: 'Kenvue Brands LLC', ingredients: [[PARACETAMOL, 500, 'mg']], identifiers: [],
-      packs: [{ key: CODES.tylenolNdc11, description: '100 TABLET in 1 BOTTLE', units: 100, identifiers: [['ndc11', CODES.tylenolNdc11]] }] },
+      packs: [{ key: CODES.tylenolNdc11, description: '100 TABLET in 1 BOTTLE', units: 100, identifiers: [['ndc11', CODES.tylenolNdc11]], prices: [['list', 12.99, 'USD']] }] },
   ];
 }
 
