@@ -8,6 +8,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { scalarResolvers } from './scalars.ts';
 import { byolResolvers } from './byol/resolvers.ts';
+import { chatResolvers } from './chat/resolvers.ts';
 import { sourceResolvers } from './sources/resolvers.ts';
 import { classificationResolvers } from './classification/resolvers.ts';
 import { changesResolvers } from './changes/resolvers.ts';
@@ -26,6 +27,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, rxnormResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers],
   });
 }

@@ -36,7 +36,7 @@ async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, reque
 export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[]): void {
   for (const route of routes) {
     const { def } = route;
-    app.route({
+    const options = {
       method: def.method,
       url: fastifyPath(def.path),
       schema: {
@@ -44,8 +44,18 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
         ...(def.query ? { querystring: def.query } : {}),
         ...(def.body ? { body: def.body } : {}),
       },
-      onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }),
-      handler: (request, reply) => answer(engine, deps, route, request, reply),
+      // Public entries (a payment provider's signed callback) authenticate by their own means.
+      ...(def.public ? {} : { onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }) }),
+      handler: (request: FastifyRequest, reply: FastifyReply) => answer(engine, deps, route, request, reply),
+    };
+    if (!def.rawBody) {
+      app.route(options);
+      continue;
+    }
+    // Signatures cover the bytes as sent, so these routes get the unparsed text and the headers.
+    app.register(async (scope) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => done(null, { raw, headers: request.headers }));
+      scope.route(options);
     });
   }
   registerMethodNotAllowed(app, routes.map((r) => ({ method: r.def.method, path: r.def.path })));

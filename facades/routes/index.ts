@@ -7,6 +7,7 @@ import type { RouteDef } from './types.ts';
 import { classificationRoutes } from './classification.ts';
 import { changesRoutes } from './changes.ts';
 import { byolRoutes } from './byol.ts';
+import { chatRoutes } from './chat.ts';
 import { enrichmentRoutes } from './enrichment.ts';
 import { catalogueRoutes } from './catalogue.ts';
 
@@ -14,6 +15,7 @@ export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
   ...changesRoutes,
   ...byolRoutes,
+  ...chatRoutes,
   ...enrichmentRoutes,
   ...catalogueRoutes,
 ];

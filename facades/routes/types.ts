@@ -68,4 +68,9 @@ export interface RouteDef extends OperationDoc {
    * Its `document` is then only compiled, never executed.
    */
   refuse?: (config: Config) => ApiError;
+  /**
+   * The body arrives unparsed as `{ raw, headers }` (raw text and request headers), for
+   * callbacks whose signature covers the exact bytes. Use with `public` and no `body` schema.
+   */
+  rawBody?: boolean;
 }
