@@ -41,6 +41,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Change rows per subscription per run (spec: 500). */
   webhookBatchCap: number;
+  /** Let deliveries reach loopback and private networks (local development only). */
+  webhookAllowPrivateTargets: boolean;
   /** BYOL vault master keys by key id (32 bytes each); none configured turns the vault off (503). Never logged. */
   byolMasterKeys: Record<string, Buffer>;
   /** The key id new BYOL credentials are sealed with (the others only decrypt, for rotation). */
@@ -214,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookIntervalMs: int(env, 'WEBHOOK_INTERVAL_MS', 60_000, 100),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100),
     webhookBatchCap: int(env, 'WEBHOOK_BATCH_CAP', 500, 1),
+    webhookAllowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     ...byolConfig(env),
     modelBaseUrl: url(env, 'MODEL_BASE_URL', null),
     modelName: env.MODEL_NAME || 'gpt-4o-mini',

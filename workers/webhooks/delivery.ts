@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { toWire } from '../../resolvers/changes/records.ts';
 import type { ChangeEvent, ChangeRecord } from '../../resolvers/changes/records.ts';
 import type { DeliveryOutcome } from '../../resolvers/changes/deliveries.ts';
+import { checkLiteralHost } from './targets.ts';
 
 /** Spec, Versioning 5: deliveries identify themselves with version 1.0. */
 export const USER_AGENT = 'Service-Webhook/1.0';
@@ -54,17 +55,26 @@ function classify(err: unknown): { outcome: DeliveryOutcome; error: string } {
 
 /**
  * POSTs a batch. Redirects are not followed (a 3xx is a failed delivery): the URL the
- * tenant registered is the only one that receives signed batches.
+ * tenant registered is the only one that receives signed batches. Unless allowed, only
+ * public addresses are reached (targets.ts).
  */
-export async function postBatch(url: string, batch: Batch, timeoutMs: number, dispatcher: Dispatcher): Promise<PostResult> {
+export async function postBatch(
+  url: string,
+  batch: Batch,
+  options: { timeoutMs: number; allowPrivateTargets: boolean },
+  dispatcher: Dispatcher,
+): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
+    // Names are checked in the socket's lookup; IP literals never reach it.
+    const literal = options.allowPrivateTargets ? null : checkLiteralHost(url);
+    if (literal) throw literal;
     const res = await request(url, {
       method: 'POST',
       body: batch.body,
       dispatcher,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(options.timeoutMs),
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,

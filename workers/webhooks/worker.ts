@@ -17,6 +17,7 @@ import type { RunningWorker, WorkerDeps } from '../index.ts';
 import { claimNext, finishAttempt, releaseLease } from './claims.ts';
 import type { ClaimedSubscription } from './claims.ts';
 import { buildBatch, postBatch } from './delivery.ts';
+import { publicOnlyLookup } from './targets.ts';
 
 /** Subscriptions delivered in parallel by one worker, so one slow receiver does not hold up the rest. */
 export const DELIVERY_CONCURRENCY = 8;
@@ -34,6 +35,8 @@ export interface WebhookWorkerOptions {
   /** Least time between two attempts on one subscription, whichever worker makes them. */
   minGapMs: number;
   concurrency: number;
+  /** Deliver to loopback and private addresses too (tests, local development). */
+  allowPrivateTargets: boolean;
 }
 
 /** Options from config (spec constants by default). */
@@ -45,6 +48,7 @@ export function optionsFromConfig(config: Config): WebhookWorkerOptions {
     leaseMs: config.webhookTimeoutMs + LEASE_MARGIN_MS,
     minGapMs: Math.max(0, config.webhookIntervalMs - DUE_SLACK_MS),
     concurrency: DELIVERY_CONCURRENCY,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
   };
 }
 
@@ -83,7 +87,7 @@ async function deliverOne(ctx: { db: Database; config: Config; log: Logger; opti
   }
   const batch = buildBatch(secret, sub.events, sub.cursor.occurredAt, changes);
   const attemptedAt = new Date();
-  const result = await postBatch(sub.url, batch, options.timeoutMs, ctx.agent);
+  const result = await postBatch(sub.url, batch, { timeoutMs: options.timeoutMs, allowPrivateTargets: options.allowPrivateTargets }, ctx.agent);
   const newest = changes.at(-1)!;
   const held = await finishAttempt(db, sub, {
     deliveryId: batch.deliveryId, attemptedAt, since: batch.since, until: batch.until, changeCount: changes.length,
@@ -96,7 +100,8 @@ async function deliverOne(ctx: { db: Database; config: Config; log: Logger; opti
 
 /** A dispatcher whose `runOnce` is one cycle; the scheduled worker and tests share it. */
 export function createWebhookDispatcher(deps: { db: Database; config: Config; log: Logger }, options: WebhookWorkerOptions = optionsFromConfig(deps.config)): WebhookDispatcher {
-  const agent = new Agent({ connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const connect = { timeout: options.timeoutMs, ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }) };
+  const agent = new Agent({ connect, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   const ctx = { ...deps, options, agent };
   return {
     async runOnce() {
