@@ -12,7 +12,8 @@ export const LOCAL_DISCLAIMER = 'I am drugref\'s built-in catalogue assistant, n
 const MAX_CALLS = 3;
 const STOP_WORDS = new Set(('what which who whose is are was the a an of for to in on about me tell show give find list does do can could please '
   + 'and or with any there their its it this that these those drug drugs medicine medicines code codes class atc information info '
-  + 'called named name brand brands product products substance how many much price prices cost').split(' '));
+  + 'called named name brand brands product products substance how many much price prices cost hello hey thanks thank you your '
+  + 'help there here know want need would like').split(' '));
 const FREE_TEXT = ['q', 'query', 'name', 'search'];
 
 interface Property { type?: unknown; pattern?: unknown }
@@ -30,6 +31,14 @@ function codeTokens(text: string): string[] {
   return [...new Set(text.split(/[^A-Za-z0-9:._-]+/).map((t) => t.replace(/[.:_-]+$/, '')).filter((t) => t.length >= 3 && /\d/.test(t)))];
 }
 
+/** Searches that default to one country are asked for every country, when the tool allows it. */
+function allCountries(tool: ToolSpec): Record<string, string> {
+  const country = propertiesOf(tool).country as (Property & { enum?: unknown }) | undefined;
+  if (!country) return {};
+  const allowed = Array.isArray(country.enum) ? country.enum.includes('ALL') : typeof country.pattern === 'string' ? new RegExp(country.pattern).test('ALL') : country.type === 'string';
+  return allowed ? { country: 'ALL' } : {};
+}
+
 function planCalls(question: string, tools: ToolSpec[]): ToolCall[] {
   const calls: Array<{ name: string; args: Record<string, string> }> = [];
   for (const token of codeTokens(question)) {
@@ -44,9 +53,11 @@ function planCalls(question: string, tools: ToolSpec[]): ToolCall[] {
   if (!calls.length) {
     const words = question.toLowerCase().split(/[^a-z0-9-]+/).filter((w) => w.length > 2 && !STOP_WORDS.has(w));
     const subject = words.sort((a, b) => b.length - a.length)[0];
-    const search = tools.find((t) => FREE_TEXT.some((f) => f in propertiesOf(t)) && requiredOf(t).every((r) => FREE_TEXT.includes(r)));
+    // A tool named as a search beats other free-text tools (class browsers, enrichment look-ups).
+    const candidates = tools.filter((t) => FREE_TEXT.some((f) => f in propertiesOf(t)) && requiredOf(t).every((r) => FREE_TEXT.includes(r)));
+    const search = candidates.find((t) => t.name.startsWith('search')) ?? candidates[0];
     const field = search && FREE_TEXT.find((f) => f in propertiesOf(search));
-    if (subject && search && field) calls.push({ name: search.name, args: { [field]: subject } });
+    if (subject && search && field) calls.push({ name: search.name, args: { [field]: subject, ...allCountries(search) } });
   }
   return calls.slice(0, MAX_CALLS).map((c, i) => ({ id: `local_${i + 1}`, name: c.name, arguments: JSON.stringify(c.args) }));
 }
