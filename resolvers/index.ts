@@ -14,6 +14,7 @@ import { classificationResolvers } from './classification/resolvers.ts';
 import { changesResolvers } from './changes/resolvers.ts';
 import { rxnormResolvers } from './rxnorm/resolvers.ts';
 import { catalogueResolvers } from './catalogue/resolvers.ts';
+import { interactionResolvers } from './interactions/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -27,6 +28,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers],
   });
 }

@@ -46,6 +46,7 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       },
       // Public entries (a payment provider's signed callback) authenticate by their own means.
       ...(def.public ? {} : { onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }) }),
+      ...(def.screenBody ? { preValidation: async (request: FastifyRequest) => def.screenBody!(request.body) } : {}),
       handler: (request: FastifyRequest, reply: FastifyReply) => answer(engine, deps, route, request, reply),
     };
     if (!def.rawBody) {

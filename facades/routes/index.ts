@@ -10,6 +10,7 @@ import { byolRoutes } from './byol.ts';
 import { chatRoutes } from './chat.ts';
 import { enrichmentRoutes } from './enrichment.ts';
 import { catalogueRoutes } from './catalogue.ts';
+import { interactionRoutes } from './interactions.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
@@ -18,4 +19,5 @@ export const ROUTES: RouteDef[] = [
   ...chatRoutes,
   ...enrichmentRoutes,
   ...catalogueRoutes,
+  ...interactionRoutes,
 ];

@@ -73,4 +73,10 @@ export interface RouteDef extends OperationDoc {
    * callbacks whose signature covers the exact bytes. Use with `public` and no `body` schema.
    */
   rawBody?: boolean;
+  /**
+   * Runs on the parsed body BEFORE schema validation and throws an ApiError to refuse it
+   * (prescription screening refuses identifying fields with `phi_field_rejected`, which must
+   * win over `validation` so a PHI body is never echoed in validation details).
+   */
+  screenBody?: (body: unknown) => void;
 }

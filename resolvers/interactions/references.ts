@@ -1,0 +1,115 @@
+/**
+ * Drug references (uuid, any pack or registration code, UNII, RxCUI, ATC code or name) →
+ * active moieties and their ATC codes, for a whole list in ONE round trip. Codes are read
+ * with the catalogue's own `detectCodes` / `normaliseIdentifier`, so a code resolves here
+ * exactly as it does on /v1/drugs and /v1/drugs/lookup. Salts fold to their moiety.
+ */
+import type { Queryable } from '../../platform/db.ts';
+import { detectCodes, normaliseIdentifier } from '../catalogue/codes.ts';
+import { isUuid } from '../catalogue/drug-rows.ts';
+
+/** A reference as the client sends it: a string, or an explicit `{ system, code }`. */
+export type DrugReference = string | { system: string; code: string };
+
+/** What one reference resolved to. */
+export interface ResolvedReference {
+  index: number;
+  reference: string;
+  resolved: boolean;
+  /** How it matched: id, a code system, unii, rxcui, atc, atc_class, substance_name, product_name. */
+  matchedBy: string | null;
+  label: string | null;
+  substances: Array<{ unii: string; name: string }>;
+  /** Level-5 ATC codes of its moieties (or the ATC class, for `atc_class`). */
+  atcCodes: string[];
+  /** Why it did not resolve. */
+  reason: string | null;
+}
+
+interface Ref { idx: number; kind: string; system: string | null; code: string }
+
+/** Stored systems a lookup reads (`ean` and `gtin` are one key), as in catalogue/lookup.ts. */
+const SAME_KEY: Record<string, string[]> = { gtin: ['gtin', 'ean'], ean: ['ean', 'gtin'] };
+
+function printable(ref: DrugReference): string {
+  return typeof ref === 'string' ? ref : `${ref.system}:${ref.code}`;
+}
+
+/** Every reading of one reference as rows for the resolution query. */
+function readingsOf(ref: DrugReference, idx: number, allowClasses: boolean): Ref[] {
+  if (typeof ref !== 'string') {
+    const code = normaliseIdentifier(ref.system, ref.code);
+    return code === null ? [] : (SAME_KEY[ref.system] ?? [ref.system]).map((system) => ({ idx, kind: 'ident', system, code }));
+  }
+  const text = ref.trim();
+  if (isUuid(text)) return [{ idx, kind: 'id', system: null, code: text.toLowerCase() }];
+  const codes = detectCodes(text).flatMap((c): Ref[] => {
+    if (c.kind === 'atc') return [{ idx, kind: 'atc', system: null, code: c.code }];
+    if (c.kind === 'atc_class') return allowClasses ? [{ idx, kind: 'atc_class', system: null, code: c.code }] : [];
+    if (c.kind === 'unii' || c.kind === 'rxcui') return [{ idx, kind: c.kind, system: null, code: c.code }];
+    return [{ idx, kind: 'ident', system: c.system, code: c.code }];
+  });
+  // A word that is also shaped like a code (a UNII-like brand) is tried as a name too.
+  return [...codes, { idx, kind: 'name', system: null, code: text.toLowerCase() }];
+}
+
+// Moieties reached from products (by id, identifier or product/brand name), from substances
+// (UNII, RxCUI, any of their names) and from ATC codes; products without ingredients fall
+// back to their own ATC code. One statement, so a list costs one round trip.
+const RESOLVE = `
+WITH refs AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, kind text, system text, code text)),
+prod AS (
+  SELECT r.idx, p.id, 'id' AS how FROM refs r JOIN products p ON r.kind = 'id' AND p.id::text = r.code
+  UNION SELECT r.idx, i.drug_id, r.system FROM refs r JOIN identifiers i ON r.kind = 'ident' AND i.system = r.system AND i.code = r.code
+  UNION SELECT r.idx, p.id, 'product_name' FROM refs r JOIN products p
+    ON r.kind = 'name' AND (lower(p.product_name) = r.code OR lower(p.brand) = r.code)),
+hits AS (
+  SELECT pr.idx, pr.how, m.unii, m.name, m.atc_codes FROM prod pr
+    JOIN product_ingredients pi ON pi.product_id = pr.id JOIN substances s ON s.unii = pi.unii JOIN substances m ON m.unii = s.moiety_unii
+  UNION ALL SELECT pr.idx, pr.how, NULL, p.product_name, ARRAY[p.atc_code] FROM prod pr JOIN products p ON p.id = pr.id
+    WHERE p.atc_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id)
+  UNION ALL SELECT r.idx, r.kind, m.unii, m.name, m.atc_codes FROM refs r
+    JOIN substances s ON (r.kind = 'unii' AND s.unii = r.code) OR (r.kind = 'rxcui' AND s.rxcui = r.code)
+    JOIN substances m ON m.unii = s.moiety_unii
+  UNION ALL SELECT r.idx, 'substance_name', m.unii, m.name, m.atc_codes FROM refs r
+    JOIN substances s ON r.kind = 'name' AND (lower(s.name) = r.code OR EXISTS (SELECT 1 FROM jsonb_each_text(s.names) n WHERE lower(n.value) = r.code))
+    JOIN substances m ON m.unii = s.moiety_unii
+  UNION ALL SELECT r.idx, 'atc', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc' AND n.code = r.code AND n.level = 5
+  UNION ALL SELECT r.idx, 'atc_class', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc_class' AND n.code = r.code)
+SELECT idx, how, unii, name, atc_codes FROM hits ORDER BY idx, how, name`;
+
+interface Hit { idx: number; how: string; unii: string | null; name: string; atc_codes: string[] }
+
+/** Codes and exact names beat product names, so "warfarin" is the substance, not a product called so. */
+const PRECEDENCE = ['id', 'atc', 'atc_class', 'unii', 'rxcui', 'substance_name'];
+
+function rank(how: string): number {
+  const i = PRECEDENCE.indexOf(how);
+  return i === -1 ? (how === 'product_name' ? PRECEDENCE.length + 1 : PRECEDENCE.length) : i;
+}
+
+function summarise(index: number, reference: string, hits: Hit[]): ResolvedReference {
+  if (hits.length === 0) {
+    return { index, reference, resolved: false, matchedBy: null, label: null, substances: [], atcCodes: [], reason: 'no drug, substance or ATC code matches this reference' };
+  }
+  const best = Math.min(...hits.map((h) => rank(h.how)));
+  const chosen = hits.filter((h) => rank(h.how) === best);
+  const substances = new Map<string, string>();
+  for (const h of chosen) if (h.unii) substances.set(h.unii, h.name);
+  const atcCodes = [...new Set(chosen.flatMap((h) => h.atc_codes ?? []))].sort();
+  const labels = [...new Set(chosen.map((h) => h.name))];
+  return {
+    index, reference, resolved: atcCodes.length > 0, matchedBy: chosen[0]!.how, label: labels.join(' + '),
+    substances: [...substances].map(([unii, name]) => ({ unii, name })), atcCodes,
+    reason: atcCodes.length ? null : 'the matched drug has no ATC code',
+  };
+}
+
+/** Resolves every reference in one round trip; `allowClasses` also accepts ATC class codes (allergies). */
+export async function resolveReferences(db: Queryable, refs: readonly DrugReference[], options: { allowClasses?: boolean } = {}): Promise<ResolvedReference[]> {
+  const readings = refs.flatMap((ref, idx) => readingsOf(ref, idx, options.allowClasses ?? false));
+  const { rows } = readings.length ? await db.query<Hit>(RESOLVE, [JSON.stringify(readings)]) : { rows: [] as Hit[] };
+  const byIdx = new Map<number, Hit[]>();
+  for (const row of rows) byIdx.set(row.idx, [...(byIdx.get(row.idx) ?? []), row]);
+  return refs.map((ref, idx) => summarise(idx, printable(ref), byIdx.get(idx) ?? []));
+}
