@@ -5,6 +5,8 @@
 import type { Database } from '../platform/db.ts';
 import { createKey } from '../resolvers/accounts/keys.ts';
 
+export { ensureDemoCatalogue } from './demo-catalogue.ts';
+
 export const DEMO_ACCOUNT = 'demo';
 export const DEMO_TIER = 'enterprise';
 

@@ -56,6 +56,7 @@ export function progressBar(stream: NodeJS.WriteStream = process.stdout): { onPr
     },
     stop: () => {
       if (started) bar.stop();
+      started = false;
     },
   };
 }

@@ -4,6 +4,7 @@ import { serveCommand, workerCommand } from './serve.ts';
 import { accountsCommand, keysCommand } from './keys.ts';
 import { byolCommand } from './byol.ts';
 import { ingestCommand } from './ingest.ts';
+import { demoCommand } from './demo.ts';
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
@@ -12,6 +13,7 @@ export const COMMANDS: Record<string, Command> = {
   accounts: accountsCommand,
   byol: byolCommand,
   ingest: ingestCommand,
+  demo: demoCommand,
 };
 
 export function usage(): string {

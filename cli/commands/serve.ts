@@ -13,7 +13,7 @@ import { buildApp } from '../../facades/app.ts';
 import { createServices } from '../../facades/services.ts';
 import { startWorkers } from '../../workers/index.ts';
 import { openConfiguredDatabase } from '../database.ts';
-import { ensureDemoAccount } from '../demo.ts';
+import { ensureDemoAccount, ensureDemoCatalogue } from '../demo.ts';
 import type { Command } from './types.ts';
 
 /** Resolves with the first SIGTERM/SIGINT; installed before start-up so none is missed. */
@@ -30,6 +30,7 @@ async function serve(role: Role): Promise<number> {
   const log = pino(loggerOptions(config.logLevel));
   const db = await openConfiguredDatabase(config);
   if (config.demo && role !== 'worker') {
+    process.stdout.write(`${(await ensureDemoCatalogue(db)).line}\n`);
     for (const line of await ensureDemoAccount(db)) process.stdout.write(`${line}\n`);
   }
   const services = createServices(config, db, log);

@@ -12,7 +12,7 @@ import { databaseUrl } from './postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDatabase: { backend: 'pglite' | 'postgres'; template: string };
+    testDatabase: { backend: 'pglite' | 'postgres'; template: string; demoTemplate: string };
   }
 }
 
@@ -20,8 +20,11 @@ export function testBackend(): 'pglite' | 'postgres' {
   return inject('testDatabase').backend;
 }
 
-export async function openTestDatabase(): Promise<Database> {
-  const { backend, template } = inject('testDatabase');
+/** A fresh migrated database; with `demo: true` it also holds the demo catalogue. */
+export async function openTestDatabase(options: { demo?: boolean } = {}): Promise<Database> {
+  const provided = inject('testDatabase');
+  const { backend } = provided;
+  const template = options.demo ? provided.demoTemplate : provided.template;
   if (backend === 'pglite') {
     return openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([await readFile(template)]) });
   }

@@ -4,16 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../platform/db.ts';
-import { prepareTemplate } from './template.ts';
+import { prepareDemoTemplate, prepareTemplate } from './template.ts';
 
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'drugref-pglite-'));
   const db = await openDatabase({ dataDir: 'memory://' });
   await prepareTemplate(db);
   const dump = await db.dump!();
-  await db.close();
   const file = join(dir, 'template.tar');
   await writeFile(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide('testDatabase', { backend: 'pglite', template: file });
+  // The demo template continues from the migrated one, so it costs only the demo load.
+  await prepareDemoTemplate(db);
+  const demoFile = join(dir, 'template-demo.tar');
+  await writeFile(demoFile, Buffer.from(await (await db.dump!()).arrayBuffer()));
+  await db.close();
+  project.provide('testDatabase', { backend: 'pglite', template: file, demoTemplate: demoFile });
   return async () => rm(dir, { recursive: true, force: true });
 }

@@ -1,0 +1,37 @@
+/**
+ * `drugref demo load` loads the bundled demo catalogue through the ingest engine (idempotent:
+ * a second run writes no change record); `drugref demo update` ingests the demo's second
+ * state (changed prices, new, withdrawn and removed products, recalls) so the change feed
+ * and webhooks have something to deliver on demand.
+ */
+import { loadConfig } from '../../platform/config.ts';
+import { loadDemoCatalogue, updateDemoCatalogue, updateLine } from '../demo-catalogue.ts';
+import { openConfiguredDatabase } from '../database.ts';
+import { formatReport, progressBar } from '../ingest-output.ts';
+import type { Command } from './types.ts';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function run(step: 'load' | 'update'): Promise<number> {
+  const db = await openConfiguredDatabase(loadConfig());
+  const bar = progressBar();
+  try {
+    const options = bar.onProgress ? { onProgress: bar.onProgress } : {};
+    const report = step === 'load' ? await loadDemoCatalogue(db, options) : await updateDemoCatalogue(db, options);
+    bar.stop();
+    out(step === 'load' ? 'Demo catalogue (demonstration data, not for clinical use):' : updateLine(report));
+    formatReport(report).forEach(out);
+    return 0;
+  } finally {
+    bar.stop();
+    await db.close();
+  }
+}
+
+export const demoCommand: Command = {
+  usage: 'demo load | demo update           load the demo catalogue, or move its change feed with the second state',
+  async run([sub]) {
+    if (sub === 'load' || sub === 'update') return run(sub);
+    throw new Error(`usage: drugref ${this.usage}`);
+  },
+};
