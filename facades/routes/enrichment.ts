@@ -203,4 +203,65 @@ export const curatedRoutes: RouteDef[] = [
   },
 ];
 
-export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes, ...targetRoutes, ...curatedRoutes];
+const GENE_LIST = { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$' } } as const;
+
+export const signatureRoutes: RouteDef[] = [
+  passthrough({
+    operationId: 'getSignature',
+    path: '/v1/signatures',
+    summary: 'A curated disease signature with the perturbations that reverse or mimic it (connectivity score).',
+    description: 'A 404 lists the curated indications in `indications`.',
+    query: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        indication: { ...NAME, description: 'Indication label (substring), e.g. "inflammatory bowel".' },
+        efo: { type: 'string', pattern: '^[A-Za-z]+[_:][0-9]+$', description: 'Ontology id, e.g. EFO_0003767.' },
+      },
+    },
+    field: 'signatures',
+    args: { indication: 'String', efo: 'String' },
+    mcp: { name: 'get_disease_signature', description: 'Get a curated disease gene-expression signature (by indication name or EFO id) and the compounds whose expression profiles reverse it (negative connectivity score, candidate therapeutics) or mimic it (positive). If no signature matches, the error lists the curated indications.' },
+  }),
+  {
+    operationId: 'scoreSignature',
+    method: 'POST',
+    path: '/v1/signatures',
+    scope: 'drugs:read',
+    summary: 'Score your own disease signature (up- and down-regulated genes) against the perturbation data set.',
+    description: 'Answers are cached by the order-independent gene sets. 404 when no gene is in the data set.',
+    tags: ['enrichment'],
+    body: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        up: { ...GENE_LIST, description: 'Up-regulated gene symbols of the disease signature.' },
+        down: { ...GENE_LIST, description: 'Down-regulated gene symbols of the disease signature.' },
+        limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Reversers and mimickers returned, each.' },
+      },
+    },
+    document: 'query ($up: [String!], $down: [String!], $limit: Int) { scoreSignature(up: $up, down: $down, limit: $limit) }',
+    statuses: ENRICHMENT_STATUSES,
+    mcp: { name: 'score_signature', description: 'Score a disease gene-expression signature given as lists of up-regulated and down-regulated gene symbols against a perturbation database, returning the top reversers (negative connectivity score, down to −1) and mimickers (positive, up to +1) with compound name and ChEMBL id.' },
+  },
+];
+
+export const assessmentRoutes: RouteDef[] = [
+  passthrough({
+    operationId: 'getAssessment',
+    path: '/v1/assessment',
+    summary: 'One drug for one indication: targets, genetic concordance, de-risking profile, reversal signature, guidelines, HTA and a summary.',
+    description: 'Sections whose source failed are null and named in `missing`; the answer is still 200.',
+    query: {
+      type: 'object', required: ['drug', 'indication'], additionalProperties: false,
+      properties: {
+        drug: { ...NAME, description: 'Drug name, e.g. atorvastatin.' },
+        indication: { ...NAME, description: 'Indication label or ontology id, e.g. "coronary artery disease" or EFO_0001645.' },
+      },
+    },
+    field: 'assessment',
+    args: { drug: 'String!', indication: 'String!' },
+    notFound: 'Drug or indication',
+    mcp: { name: 'assess_drug_for_indication', description: 'Assess a drug for an indication in one call: its targets; whether human genetics supports acting on each target in the drug\'s direction (concordant/discordant); a de-risking profile (approval, clinical phase for the indication, boxed warning, actionable pharmacogenes); whether it reverses the curated disease signature; matching guidelines and HTA decisions; and a summary. Sections that could not be fetched are null and listed in "missing".' },
+  }),
+];
+
+export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes, ...targetRoutes, ...curatedRoutes, ...signatureRoutes, ...assessmentRoutes];

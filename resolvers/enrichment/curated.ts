@@ -17,6 +17,8 @@ const BUNDLED = new URL('../../data/curated/', import.meta.url);
 /** A curated file: its format tag, a demonstration flag, a notice and the records. */
 export interface CuratedFile<T> {
   format: string;
+  /** The data set's display name, when the file gives one. */
+  name: string | null;
   demo: boolean;
   notice: string;
   records: T[];
@@ -28,7 +30,7 @@ export async function readCurated<T>(ctx: RequestContext, source: LocalSourceId,
   const dir = configured ? new URL(configured.endsWith('/') ? configured : `${configured}/`) : BUNDLED;
   const parsed = JSON.parse(await readFile(fileURLToPath(new URL(file, dir)), 'utf8')) as Partial<CuratedFile<T>>;
   if (parsed.format !== format || !Array.isArray(parsed.records)) throw new Error(`${file}: expected format ${format}`);
-  return { format, demo: parsed.demo !== false, notice: parsed.notice ?? '', records: parsed.records };
+  return { format, name: parsed.name ?? null, demo: parsed.demo !== false, notice: parsed.notice ?? '', records: parsed.records };
 }
 
 /** Answers `key` of a curated source through the cache, computing it with `compute`. */

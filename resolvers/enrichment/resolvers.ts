@@ -10,6 +10,8 @@ import type { GeneticsArgs } from './genetics.ts';
 import { targetStructure } from './structure.ts';
 import { guidelines, hta } from './guidelines.ts';
 import type { GuidelineFilter, HtaFilter } from './guidelines.ts';
+import { curatedSignature, scoreSignature } from './signatures.ts';
+import { assessment } from './assessment.ts';
 
 type NameArgs = { name: string };
 
@@ -25,5 +27,8 @@ export const enrichmentResolvers = {
     targetStructure: (_: unknown, args: { symbol: string; organismId: number }, ctx: RequestContext) => targetStructure(ctx, args.symbol, args.organismId),
     guidelines: (_: unknown, args: GuidelineFilter, ctx: RequestContext) => guidelines(ctx, args),
     hta: (_: unknown, args: HtaFilter, ctx: RequestContext) => hta(ctx, args),
+    signatures: (_: unknown, args: { indication?: string | null; efo?: string | null; limit?: number | null }, ctx: RequestContext) => curatedSignature(ctx, args),
+    assessment: (_: unknown, args: { drug: string; indication: string }, ctx: RequestContext) => assessment(ctx, args),
+    scoreSignature: (_: unknown, args: { up?: string[] | null; down?: string[] | null; limit?: number | null }, ctx: RequestContext) => scoreSignature(ctx, args),
   },
 };
