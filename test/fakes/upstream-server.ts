@@ -29,6 +29,8 @@ export interface FakeRoute {
   /** Fixture file name, or an inline body. */
   fixture?: string;
   body?: unknown;
+  /** Answer only after this many milliseconds (to observe the concurrency cap). */
+  delayMs?: number;
 }
 
 export interface FakeHit {
@@ -36,6 +38,7 @@ export interface FakeHit {
   path: string;
   query: Record<string, string>;
   body: string;
+  authorization: string | null;
 }
 
 export class FakeUpstream {
@@ -44,6 +47,9 @@ export class FakeUpstream {
   readonly failing = new Set<string>();
   /** The text a failing upstream sends: tests assert it never reaches a client. */
   static readonly SECRET = 'UPSTREAM-INTERNAL-DETAIL db=prod-7 trace=0xdeadbeef';
+  /** Requests being answered right now, and the most at once so far. */
+  active = 0;
+  maxActive = 0;
   private routes: FakeRoute[] = [];
   private server: Server | null = null;
   url = '';
@@ -80,7 +86,7 @@ export class FakeUpstream {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://fake');
-    const hit = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), body };
+    const hit = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), body, authorization: req.headers.authorization ?? null };
     this.hits.push(hit);
     if ([...this.failing].some((p) => hit.path.startsWith(p))) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(FakeUpstream.SECRET);
@@ -92,6 +98,11 @@ export class FakeUpstream {
       return;
     }
     const payload = route.fixture ? fixture(route.fixture) : route.body;
+    if (route.delayMs) {
+      this.maxActive = Math.max(this.maxActive, ++this.active);
+      await new Promise((resolve) => setTimeout(resolve, route.delayMs));
+      this.active--;
+    }
     res.writeHead(route.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
   }
 }
