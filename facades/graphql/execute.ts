@@ -66,6 +66,32 @@ function parseDocument(parse: (source: string, options: object) => DocumentNode,
   }
 }
 
+/** Distinct documents whose parse and validation outcome is remembered. */
+export const DOCUMENT_CACHE_SIZE = 500;
+
+type Prepared = { document: DocumentNode } | GraphqlAnswer;
+
+/**
+ * Parse and validation depend on the query text and the static public schema only, so
+ * their outcome is kept per text in a small LRU: clients repeat the same few documents,
+ * and re-validating them was the largest cost of a cheap query (docs/architecture.md).
+ */
+function documentCache(prepare: (query: string) => Prepared): (query: string) => Prepared {
+  const entries = new Map<string, Prepared>();
+  return (query) => {
+    const hit = entries.get(query);
+    if (hit) {
+      entries.delete(query);
+      entries.set(query, hit);
+      return hit;
+    }
+    const prepared = prepare(query);
+    entries.set(query, prepared);
+    if (entries.size > DOCUMENT_CACHE_SIZE) entries.delete(entries.keys().next().value!);
+    return prepared;
+  };
+}
+
 /** Builds the public endpoint's runner over the internal engine's envelop pipeline. */
 export function createPublicGraphql(engine: Engine): PublicGraphql {
   const schema = buildPublicSchema(engine.schema);
@@ -73,15 +99,21 @@ export function createPublicGraphql(engine: Engine): PublicGraphql {
     plugins: [useEnvelop(engine.getEnveloped), useSchema(schema), useValidationRule(PublicSubsetRule)],
   });
   const sdl = publicSdl(schema);
-
-  async function run(body: unknown, ctx: RequestContext): Promise<GraphqlAnswer> {
-    const request = readBody(body);
-    const { parse, validate, contextFactory, execute, schema: view } = getEnveloped(ctx);
-    const document = parseDocument(parse, request.query);
+  const prepare = documentCache((query) => {
+    const { parse, validate, schema: view } = getEnveloped();
+    const document = parseDocument(parse, query);
     if ('status' in document) return document;
     // envelop replaces the rule list when a plugin adds one, so pass the specified rules.
     const invalid = validate(view, document, specifiedRules);
-    if (invalid.length) return refused(invalid);
+    return invalid.length ? refused(invalid) : { document };
+  });
+
+  async function run(body: unknown, ctx: RequestContext): Promise<GraphqlAnswer> {
+    const request = readBody(body);
+    const prepared = prepare(request.query);
+    if ('status' in prepared) return prepared;
+    const { document } = prepared;
+    const { contextFactory, execute, schema: view } = getEnveloped(ctx);
     const result = (await execute({
       schema: view,
       document,
