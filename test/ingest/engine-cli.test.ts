@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackend } from '../helpers/db.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(ROOT, 'test/fixtures/ingest');
@@ -25,7 +26,8 @@ function drugref(dataDir: string, ...args: string[]): Promise<Run> {
   });
 }
 
-describe('drugref ingest (child process)', () => {
+// The command always runs on its own embedded database (DATA_DIR), so one backend project suffices.
+describe.runIf(testBackend() === 'pglite')('drugref ingest (child process)', () => {
   let dir: string;
 
   beforeAll(async () => {

@@ -115,7 +115,11 @@ describe('ingest engine', () => {
     const changes = await changesSince(db, before);
     const id = (await db.query<{ id: string }>(`SELECT id FROM products WHERE natural_key = '65317'`)).rows[0]!.id;
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ table_name: 'recalls', change_type: 'recall', drug_id: id, before: null, after: { key: 'R-2026-01', reason: 'Dosing error' } });
+    // `before` is the recalled product as stored (docs/api-decisions.md), `after` the notice.
+    expect(changes[0]).toMatchObject({
+      table_name: 'recalls', change_type: 'recall', drug_id: id,
+      before: { key: '65317', product_name: 'Exemplol', marketing_status: 'withdrawn' }, after: { key: 'R-2026-01', reason: 'Dosing error' },
+    });
     expect((await db.query(`SELECT 1 FROM recalls WHERE natural_key = 'R-2026-01' AND product_id = $1`, [id])).rowCount).toBe(1);
   });
 

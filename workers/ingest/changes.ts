@@ -3,10 +3,12 @@
  * memory while the engine writes and appended at the end in one set-based insert per chunk.
  *
  * `occurred_at` is strictly increasing within an ingest and across ingests: each chunk
- * starts one microsecond after the newest stored change (or at the ingest clock when that
- * is later) and each record adds one microsecond in the order it was recorded, so the
- * keyset order `(occurred_at, id)` is the order of recording. Ingests hold an advisory lock
- * (see engine.ts), so no other ingest appends between reading that maximum and committing.
+ * starts at the database clock (`clock_timestamp()`, inside the writing transaction, as the
+ * feed's visibility horizon requires: docs/webhooks.md) or one microsecond after the newest
+ * stored change when that is later, and each record adds one microsecond in the order it was
+ * recorded, so the keyset order `(occurred_at, id)` is the order of recording. Ingests hold
+ * an advisory lock (see engine.ts), so no other ingest appends between reading that maximum
+ * and committing.
  */
 import type { Queryable } from '../../platform/db.ts';
 import type { JsonValue } from './canonical.ts';
@@ -33,14 +35,18 @@ const INSERT_CHANGES = `
   FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
          source text, table_name text, natural_key jsonb, drug_id uuid, change_type text, before jsonb, after jsonb))
        WITH ORDINALITY AS c(source, table_name, natural_key, drug_id, change_type, before, after, ord)
-  CROSS JOIN (SELECT greatest(coalesce($2::timestamptz, clock_timestamp()),
+  CROSS JOIN (SELECT greatest(clock_timestamp(), $2::timestamptz,
                               (SELECT max(occurred_at) FROM changes) + interval '1 microsecond') AS at) AS base`;
 
-/** Appends the records in order; returns how many were written. */
-export async function appendChanges(tx: Queryable, rows: readonly ChangeRow[], now: Date | null): Promise<number> {
+/**
+ * Appends the records in order; returns how many were written. `notBefore` (a caller's clock)
+ * is only a lower bound: a clock behind the database's is ignored, because a row stamped in
+ * the past could commit behind a feed cursor already handed out.
+ */
+export async function appendChanges(tx: Queryable, rows: readonly ChangeRow[], notBefore: Date | null = null): Promise<number> {
   for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
     const chunk = rows.slice(start, start + CHUNK_ROWS);
-    await tx.query(INSERT_CHANGES, [JSON.stringify(chunk), now]);
+    await tx.query(INSERT_CHANGES, [JSON.stringify(chunk), notBefore]);
   }
   return rows.length;
 }

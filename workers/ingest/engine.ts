@@ -46,7 +46,10 @@ export interface IngestProgress {
 }
 
 export interface IngestOptions {
-  /** Ingest time (change `occurred_at` base, `last_synced_at`); defaults to the database clock. */
+  /**
+   * Sync time written to `last_synced_at` (tests of staleness); defaults to the database clock.
+   * For change records it is only a lower bound on the database clock (see changes.ts).
+   */
   now?: () => Date;
   log?: Pick<Logger, 'info'>;
   onProgress?: (progress: IngestProgress) => void;
@@ -94,7 +97,7 @@ async function writeSnapshot(tx: Queryable, snapshot: Snapshot, report: IngestRe
   const moieties = await moietiesFor(tx, snapshot.products ?? [], substances.moieties);
   const products = await planProducts(tx, id, snapshot.products ?? [], moieties);
   const packs = await planPacks(tx, id, snapshot.products ?? [], products.idByKey);
-  const recalls = await planRecalls(tx, id, snapshot.recalls ?? [], products.idByKey);
+  const recalls = await planRecalls(tx, id, snapshot.recalls ?? [], products);
   progress('plan');
   const plans: KindPlan[] = [classes, atc, substances, products, packs, recalls];
   for (const plan of plans) await plan.upsert(tx);

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../platform/db.ts';
+import type { JsonValue } from './canonical.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import type { Imaged } from './images.ts';
 import { productImage } from './images.ts';
@@ -18,6 +19,8 @@ import type { ProductEntry } from './snapshot.ts';
 export interface ProductPlan extends KindPlan {
   /** Row id of every product of the snapshot, by natural key. */
   idByKey: Map<string, string>;
+  /** Image of every product of the snapshot as it is stored after this ingest, by row id. */
+  imageById: Map<string, JsonValue>;
 }
 
 /** Columns a product takes from other records: signatures (via substance moieties) and its packs' highest rate. */
@@ -134,6 +137,7 @@ export async function planProducts(tx: Queryable, source: string, entries: reado
       drugOfRecord: (r) => idByKey.get(r.key) ?? null, drugOfStored: (row) => row.id ?? null,
     }),
     idByKey,
+    imageById: new Map(records.map((r) => [idByKey.get(r.key)!, r.image])),
     async upsert(q) {
       if (stale.length > 0) await q.query(REFRESH_DERIVED, [recordset(stale)]);
       if (written.length === 0) return;

@@ -1,14 +1,18 @@
 /**
- * Safety recalls. A newly published recall is a `recall` change (not an insert), a changed
- * notice an update, a notice gone from the register a delete. The recalled product is found
+ * Safety recalls. A newly published recall is a `recall` change (not an insert) whose
+ * `after` is the notice and whose `before` is the recalled product's record when the product
+ * is known (docs/api-decisions.md); a changed notice is an update, a notice gone from the
+ * register a delete. The recalled product is found
  * in the recall's own source first, else among every source's products of the recall's
  * country with that natural key (recall registers refer to products they do not list).
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../platform/db.ts';
+import type { JsonValue } from './canonical.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import { recallImage } from './images.ts';
 import { changesOf, countsOf, recordset } from './plan.ts';
+import type { ProductPlan } from './write-products.ts';
 import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
 import type { RecallEntry } from './snapshot.ts';
@@ -23,39 +27,51 @@ const UPSERT_RECALLS = `
     published_on = EXCLUDED.published_on, reason = EXCLUDED.reason, level = EXCLUDED.level, pack_keys = EXCLUDED.pack_keys,
     record = EXCLUDED.record, content_hash = EXCLUDED.content_hash`;
 
-/** Product ids of other sources for recalls whose product is not in their own source. */
-async function foreignProducts(tx: Queryable, wanted: RecallEntry[]): Promise<Map<string, string>> {
+/** Products of other sources (id and record) for recalls whose product is not in their own source. */
+async function foreignProducts(tx: Queryable, wanted: RecallEntry[]): Promise<Map<string, { id: string; record: JsonValue }>> {
   if (wanted.length === 0) return new Map();
-  const { rows } = await tx.query<{ natural_key: string; country: string; id: string }>(
-    `SELECT DISTINCT ON (p.natural_key, p.country) p.natural_key, p.country, p.id
+  const { rows } = await tx.query<{ natural_key: string; country: string; id: string; record: JsonValue }>(
+    `SELECT DISTINCT ON (p.natural_key, p.country) p.natural_key, p.country, p.id, p.record
      FROM products p JOIN unnest($1::text[], $2::text[]) AS w(key, country) ON p.natural_key = w.key AND p.country = w.country
      ORDER BY p.natural_key, p.country, p.source`,
     [wanted.map((r) => r.product_key), wanted.map((r) => r.country)],
   );
-  return new Map(rows.map((r) => [`${r.country}|${r.natural_key}`, r.id]));
+  return new Map(rows.map((r) => [`${r.country}|${r.natural_key}`, { id: r.id, record: r.record }]));
 }
 
-/** Plans the recalls of a snapshot; `ownProducts` are the ids of the same snapshot's products. */
-export async function planRecalls(tx: Queryable, source: string, entries: readonly RecallEntry[], ownProducts: ReadonlyMap<string, string>): Promise<KindPlan> {
+/** Plans the recalls of a snapshot; `products` is the plan of the same snapshot's products. */
+export async function planRecalls(tx: Queryable, source: string, entries: readonly RecallEntry[], products: ProductPlan): Promise<KindPlan> {
+  const ownProducts = products.idByKey;
   const records = entries.map(recallImage);
   assertUniqueKeys('recall', records);
   const stored = await storedHashes(tx, 'recalls', source);
   const diff = diffRecords(source, records, stored);
   const before = await storedImages(tx, 'recalls', source, [...diff.updates, ...diff.deletes].map((r) => r.key));
   const foreign = await foreignProducts(tx, diff.upserts.map((u) => u.record.entry).filter((e) => !ownProducts.has(e.product_key)));
-  const productOf = (e: RecallEntry): string | null => ownProducts.get(e.product_key) ?? foreign.get(`${e.country}|${e.product_key}`) ?? null;
+  const productOf = (e: RecallEntry): string | null => ownProducts.get(e.product_key) ?? foreign.get(`${e.country}|${e.product_key}`)?.id ?? null;
+  const productImage = (e: RecallEntry): JsonValue | null => {
+    const own = ownProducts.get(e.product_key);
+    return own ? (products.imageById.get(own) ?? null) : (foreign.get(`${e.country}|${e.product_key}`)?.record ?? null);
+  };
   const rows = diff.upserts.map(({ record, stored: row }) => ({
     id: row?.id ?? randomUUID(), natural_key: record.key, product_id: productOf(record.entry), country: record.entry.country,
     published_on: record.entry.published_on, reason: record.entry.reason, level: record.entry.level,
     pack_keys: record.entry.pack_keys ?? [], record: record.image, content_hash: record.hash,
   }));
+  const changes = changesOf(diff, {
+    table: 'recalls', source, naturalKey: (key) => ({ source, key }), before, insertType: 'recall',
+    drugOfRecord: (r) => productOf(r.entry), drugOfStored: (row) => row.productId ?? null,
+  });
+  // A new notice's `before` is the recalled product's record; updates and deletes keep the notice's own images.
+  const notices = new Map(diff.inserts.map((r) => [r.key, r.entry]));
+  for (const change of changes) {
+    const notice = change.change_type === 'recall' ? notices.get(change.natural_key.key!) : undefined;
+    if (notice) change.before = productImage(notice);
+  }
   return {
     table: 'recalls',
     counts: countsOf(diff, 'recall'),
-    changes: changesOf(diff, {
-      table: 'recalls', source, naturalKey: (key) => ({ source, key }), before, insertType: 'recall',
-      drugOfRecord: (r) => productOf(r.entry), drugOfStored: (row) => row.productId ?? null,
-    }),
+    changes,
     async upsert(q) {
       if (rows.length > 0) await q.query(UPSERT_RECALLS, [recordset(rows), source]);
     },
