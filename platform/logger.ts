@@ -23,7 +23,9 @@ export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'credentials', 'body', '*.credentials', 'api_key', 'client_secret', 'password', 'modelApiKey', 'paymentSecretKey', 'paymentWebhookSecret', 'byolMasterKeys'],
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apiKey', 'key', 'credentials', 'body', '*.credentials', 'api_key', 'client_secret', 'password', 'modelApiKey', 'paymentSecretKey', 'paymentWebhookSecret', 'byolMasterKeys',
+        // Prescription screening bodies (drug lists and patient context) never reach a log line.
+        'req.body', 'proposed', 'current', 'allergies'],
       censor: '[redacted]',
     },
     serializers: {
