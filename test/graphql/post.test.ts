@@ -95,6 +95,25 @@ describe('POST /v1/graphql', () => {
     expect(res.json()).toMatchObject({ error: 'graphql_rejected', message: 'The query was rejected: Unknown operation named "B".' });
   });
 
+  it('refuses the changes field to a key without changes:read, field by field', async () => {
+    const narrow = await t.key({ tier: 'pro', scopes: ['graphql:query'] });
+    const res = await post({ query: '{ changes(limit: 1) { changes { id } } }' }, bearer(narrow));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      data: null,
+      errors: [{
+        message: 'The field changes needs the scope changes:read.',
+        locations: [{ line: 1, column: 3 }],
+        path: ['changes'],
+        extensions: { code: 'forbidden', tier: 'pro', missing_scope: 'changes:read' },
+      }],
+    });
+    const allowed = await post({ query: '{ changes(limit: 1) { changes { id } } }' });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.json().errors).toBeUndefined();
+    expect(Array.isArray(allowed.json().data.changes.changes)).toBe(true);
+  });
+
   it('answers 405 with allow for other verbs', async () => {
     const res = await t.app.inject({ method: 'PUT', url: '/v1/graphql', headers: bearer(key) });
     expect(res.statusCode).toBe(405);
