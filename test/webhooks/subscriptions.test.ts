@@ -125,6 +125,9 @@ describe('POST, GET and DELETE /v1/webhooks', () => {
   it('answers 401 without a key and 403 forbidden below the starter tier', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/v1/webhooks', payload: { url: 'https://x.example.com' } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'DELETE', url: '/v1/webhooks?id=00000000-0000-0000-0000-000000000001' })).statusCode).toBe(401);
+    const anonymous = await t.app.inject({ url: '/v1/webhooks' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().error).toBe('unauthorized');
     const pro = await t.key({ tier: 'pro', account: 'hooks-pro' });
     for (const req of [
       { method: 'POST' as const, url: '/v1/webhooks', payload: { url: 'https://x.example.com' } },
