@@ -15,6 +15,7 @@ import { changesResolvers } from './changes/resolvers.ts';
 import { rxnormResolvers } from './rxnorm/resolvers.ts';
 import { catalogueResolvers } from './catalogue/resolvers.ts';
 import { interactionResolvers } from './interactions/resolvers.ts';
+import { marketResolvers } from './markets/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -28,6 +29,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers],
   });
 }

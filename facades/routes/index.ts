@@ -11,6 +11,7 @@ import { chatRoutes } from './chat.ts';
 import { enrichmentRoutes } from './enrichment.ts';
 import { catalogueRoutes } from './catalogue.ts';
 import { interactionRoutes } from './interactions.ts';
+import { marketRoutes } from './markets.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
@@ -20,4 +21,5 @@ export const ROUTES: RouteDef[] = [
   ...enrichmentRoutes,
   ...catalogueRoutes,
   ...interactionRoutes,
+  ...marketRoutes,
 ];

@@ -1,0 +1,112 @@
+/**
+ * GET /v1/markets/overview: `q` resolved to the substance ATC code(s) with the shared
+ * reference resolver; then per market one price per DDD in USD (the median over the
+ * market's normalisable packs) and the basis reached. Prices convert to USD through EUR
+ * with the newest ECB reference date in `fx_rates`; the rates used are in the answer.
+ * Round trips: resolution, packs, FX, `_meta` — constant in the number of packs.
+ */
+import { ApiError, validationError } from '../../platform/errors.ts';
+import type { RequestContext } from '../context.ts';
+import { resolveReferences } from '../interactions/references.ts';
+import { metaFor } from '../sources/status.ts';
+import { JURISDICTIONS } from '../../workers/ingest/snapshot.ts';
+import { BASIS_RANK, WHO_ROUTE, median, pricePerDdd, round4 } from './price-per-ddd.ts';
+import type { Basis, PackPrice } from './price-per-ddd.ts';
+
+/** Price kinds in order of preference: what a patient or payer pays first. */
+const PRICE_KINDS = ['public', 'list', 'reimbursed', 'ex_factory'];
+
+interface PackRow {
+  country: string; source: string; atc_code: string; route: string | null; units: string | null; unit: string | null;
+  strength_value: string | null; strength_unit: string | null; amount: string | null; currency: string | null;
+  kind: string | null; ddd_value: string | null; ddd_unit: string | null;
+}
+
+// Single-ingredient active products of the codes, each pack with its preferred price and the
+// DDD for the product's route; combination products have no single-substance DDD.
+const PACKS = `
+  SELECT p.country, p.source, p.atc_code, p.route, k.units, k.unit, pi.strength_value, pi.strength_unit,
+         pr.amount, pr.currency, pr.kind, d.value AS ddd_value, d.unit AS ddd_unit
+    FROM products p
+    JOIN product_ingredients pi ON pi.product_id = p.id
+    JOIN packs k ON k.product_id = p.id AND k.marketing_status = 'active'
+    LEFT JOIN LATERAL (SELECT amount, currency, kind FROM pack_prices WHERE pack_id = k.id
+                        ORDER BY array_position($3::text[], kind) NULLS LAST LIMIT 1) pr ON true
+    LEFT JOIN atc_ddd d ON d.code = p.atc_code AND d.route = $4::jsonb ->> p.route
+   WHERE p.atc_code = ANY($1) AND p.marketing_status = 'active' AND ($2::text[] IS NULL OR p.country = ANY($2))
+     AND NOT EXISTS (SELECT 1 FROM product_ingredients o WHERE o.product_id = p.id AND o.position <> pi.position)`;
+
+const FX = `SELECT to_char(rate_date, 'YYYY-MM-DD') AS date, currency, per_eur, source FROM fx_rates
+             WHERE rate_date = (SELECT max(rate_date) FROM fx_rates)`;
+
+/** `all` or a comma list of jurisdictions → null (every market) or the list. */
+export function parseCountries(value: string | undefined): string[] | null {
+  if (!value || value.trim().toLowerCase() === 'all') return null;
+  const list = [...new Set(value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))];
+  const bad = list.filter((c) => !(JURISDICTIONS as readonly string[]).includes(c));
+  if (bad.length || list.length === 0) {
+    throw validationError(`Invalid request: countries must be "all" or a comma list of ${JURISDICTIONS.join(', ')}.`, [
+      { location: 'query', field: 'countries', message: bad.length ? `unknown: ${bad.join(', ')}` : 'is empty' },
+    ]);
+  }
+  return list;
+}
+
+function num(v: string | null): number | null {
+  return v === null ? null : Number(v);
+}
+
+function marketOf(country: string, rows: PackRow[], usdOf: (amount: number, currency: string) => number | null) {
+  const prices: PackPrice[] = rows.map((r) => pricePerDdd({
+    units: num(r.units), unit: r.unit, strengthValue: num(r.strength_value), strengthUnit: r.strength_unit,
+    priceUsd: r.amount !== null && r.currency ? usdOf(Number(r.amount), r.currency) : null,
+    ddd: r.ddd_value !== null && r.ddd_unit ? { value: Number(r.ddd_value), unit: r.ddd_unit } : null,
+  }));
+  const basis: Basis = BASIS_RANK.find((b) => prices.some((p) => p.basis === b)) ?? 'none';
+  const of = (pick: (p: PackPrice) => number | null) => {
+    const values = prices.filter((p) => p.basis === basis).map(pick).filter((v): v is number => v !== null);
+    return values.length ? round4(median(values)) : null;
+  };
+  return {
+    country, basis, packs: rows.length, pricedPacks: prices.filter((p) => p.basis === basis).length,
+    currency: rows.find((r) => r.currency)?.currency ?? null,
+    pricePerDddUsd: basis === 'per_ddd' ? of((p) => p.pricePerDddUsd) : null,
+    unitPriceUsd: basis === 'per_unit' ? of((p) => p.unitPriceUsd) : null,
+    packPriceUsd: basis === 'per_pack' ? of((p) => p.packPriceUsd) : null,
+  };
+}
+
+/** The whole overview; null when `q` resolves to nothing (404). */
+export async function marketOverview(ctx: RequestContext, q: string, countries?: string) {
+  const wanted = parseCountries(countries);
+  const [ref] = await resolveReferences(ctx.db, [q]);
+  if (!ref?.resolved) return null;
+  const { rows } = await ctx.db.query<PackRow>(PACKS, [ref.atcCodes, wanted, PRICE_KINDS, JSON.stringify(WHO_ROUTE)]);
+  const fx = await ctx.db.query<{ date: string; currency: string; per_eur: string; source: string }>(FX);
+  const perEur = new Map(fx.rows.map((r) => [r.currency, Number(r.per_eur)]));
+  const usd = perEur.get('USD');
+  const used = new Set<string>();
+  const usdOf = (amount: number, currency: string): number | null => {
+    const rate = perEur.get(currency);
+    if (usd === undefined || rate === undefined) return null;
+    used.add(currency);
+    return (amount / rate) * usd;
+  };
+  const byCountry = new Map<string, PackRow[]>();
+  for (const r of rows) byCountry.set(r.country, [...(byCountry.get(r.country) ?? []), r]);
+  const markets = [...byCountry].sort(([a], [b]) => a.localeCompare(b)).map(([country, list]) => marketOf(country, list, usdOf));
+  if (used.size) used.add('USD');
+  return {
+    query: q,
+    resolved: { matchedBy: ref.matchedBy, label: ref.label, atcCodes: ref.atcCodes },
+    markets,
+    fx: { date: fx.rows[0]?.date ?? null, source: fx.rows[0]?.source ?? null, base: 'EUR', rates: [...used].sort().map((c) => ({ currency: c, perEur: perEur.get(c)! })) },
+    meta: await metaFor(ctx.loaders.source, new Set(rows.map((r) => r.source))),
+  };
+}
+
+/** A resolver-level guard: the GraphQL path skips the REST schema. */
+export function requireQuery(q: unknown): string {
+  if (typeof q !== 'string' || q.trim() === '') throw new ApiError('validation', 'Invalid request: q is required.', { details: [{ location: 'query', field: 'q', message: 'is required' }] });
+  return q;
+}
