@@ -81,3 +81,12 @@ export function changesOf<E>(diff: Diff<E>, ctx: ChangeContext<E>): ChangeRow[] 
 export function recordset(rows: readonly object[]): string {
   return JSON.stringify(rows);
 }
+
+// Keeps each statement's JSON parameter to a few megabytes on national-scale registers
+// (the FDA directory has about 250,000 packages) while a demo country is one statement.
+const CHUNK_RECORDS = 5000;
+
+/** Runs `write` once per slice of `records`, in order (set-based, a few statements per register). */
+export async function inChunks<T>(records: readonly T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < records.length; start += CHUNK_RECORDS) await write(records.slice(start, start + CHUNK_RECORDS));
+}

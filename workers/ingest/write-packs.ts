@@ -8,7 +8,7 @@ import type { Queryable } from '../../platform/db.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import type { Imaged } from './images.ts';
 import { packImage } from './images.ts';
-import { changesOf, countsOf, recordset } from './plan.ts';
+import { changesOf, countsOf, inChunks, recordset } from './plan.ts';
 import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
 import type { PackEntry, ProductEntry } from './snapshot.ts';
@@ -76,10 +76,12 @@ export async function planPacks(tx: Queryable, source: string, products: readonl
         id, product_id: productId, natural_key: record.key, description: record.entry.description, units: record.entry.units,
         unit: record.entry.unit, marketing_status: record.image.marketing_status, sl: record.entry.sl, record: record.image, content_hash: record.hash,
       }));
-      await q.query(UPSERT_PACKS, [recordset(rows), source]);
+      await inChunks(rows, (chunk) => q.query(UPSERT_PACKS, [recordset(chunk), source]));
       await q.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
-      const children = childRows(written);
-      await q.query(INSERT_CHILDREN, [recordset(children.prices), recordset(children.identifiers)]);
+      await inChunks(written, (chunk) => {
+        const children = childRows(chunk);
+        return q.query(INSERT_CHILDREN, [recordset(children.prices), recordset(children.identifiers)]);
+      });
     },
     async remove(q) {
       if (diff.deletes.length === 0) return;

@@ -10,7 +10,7 @@ import type { JsonValue } from './canonical.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import type { Imaged } from './images.ts';
 import { productImage } from './images.ts';
-import { changesOf, countsOf, recordset } from './plan.ts';
+import { changesOf, countsOf, inChunks, recordset } from './plan.ts';
 import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
 import { medicineSignature, substanceSignature } from './signatures.ts';
@@ -141,10 +141,12 @@ export async function planProducts(tx: Queryable, source: string, entries: reado
     async upsert(q) {
       if (stale.length > 0) await q.query(REFRESH_DERIVED, [recordset(stale)]);
       if (written.length === 0) return;
-      await q.query(UPSERT_PRODUCTS, [recordset(written.map((w) => productRow(w.record, w.id, derived.get(w.record.key)!))), source]);
+      await inChunks(written, (chunk) => q.query(UPSERT_PRODUCTS, [recordset(chunk.map((w) => productRow(w.record, w.id, derived.get(w.record.key)!))), source]));
       await q.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
-      const children = childRows(written);
-      await q.query(INSERT_CHILDREN, [children.ingredients, children.classes, children.monographs, children.identifiers].map(recordset));
+      await inChunks(written, (chunk) => {
+        const children = childRows(chunk);
+        return q.query(INSERT_CHILDREN, [children.ingredients, children.classes, children.monographs, children.identifiers].map(recordset));
+      });
     },
     async remove(q) {
       if (diff.deletes.length === 0) return;

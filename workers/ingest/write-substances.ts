@@ -5,7 +5,7 @@
 import type { Queryable } from '../../platform/db.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import { substanceImage } from './images.ts';
-import { changesOf, countsOf, recordset } from './plan.ts';
+import { changesOf, countsOf, inChunks, recordset } from './plan.ts';
 import type { KindPlan } from './plan.ts';
 import { storedHashes, storedImages } from './records.ts';
 import type { SubstanceEntry } from './snapshot.ts';
@@ -38,7 +38,7 @@ export async function planSubstances(tx: Queryable, source: string, entries: rea
     moieties: new Map([...rows.map((r) => [r.unii, String(r.moiety_unii)] as const), ...diff.deletes.map((d) => [d.key, d.key] as const)]),
     async upsert(q) {
       if (rows.length === 0) return;
-      await q.query(
+      await inChunks(rows, (chunk) => q.query(
         `INSERT INTO substances (unii, name, names, provisional, moiety_unii, formula, smiles, inchikey, rxcui, atc_codes, source, record, content_hash)
          SELECT r.unii, r.name, r.names, r.provisional, r.moiety_unii, r.formula, r.smiles, r.inchikey, r.rxcui,
                 ARRAY(SELECT jsonb_array_elements_text(r.atc_codes)), $2, r.record, r.content_hash
@@ -48,8 +48,8 @@ export async function planSubstances(tx: Queryable, source: string, entries: rea
            moiety_unii = EXCLUDED.moiety_unii, formula = EXCLUDED.formula, smiles = EXCLUDED.smiles, inchikey = EXCLUDED.inchikey,
            rxcui = EXCLUDED.rxcui, atc_codes = EXCLUDED.atc_codes, source = EXCLUDED.source, record = EXCLUDED.record,
            content_hash = EXCLUDED.content_hash`,
-        [recordset(rows), source],
-      );
+        [recordset(chunk), source],
+      ));
       await q.query('DELETE FROM substance_classes WHERE unii = ANY($1::text[])', [diff.updates.map((u) => u.key)]);
       // A link to a class no source has loaded fails the ingest (foreign key), as it should.
       await q.query(
