@@ -41,6 +41,11 @@ function labelOf(candidate: CodeCandidate): string {
 
 type Row = ProductRecord & { rank: number };
 
+/** Country ($6) and ATC prefix ($7) filters of the code branches. */
+const FILTERS = `($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p.atc_code LIKE $7)`;
+/** Country ($2) and ATC prefix ($3) filters of the name branches. */
+const NAME_FILTERS = `($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3)`;
+
 /**
  * Drugs found by any reading of q as a code. Identifier systems match the identifiers
  * table; ATC readings are a prefix scan of products; UNII and rxcui readings find the
@@ -49,21 +54,29 @@ type Row = ProductRecord & { rank: number };
 async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number) {
   const atcCandidate = candidates.findIndex((c) => c.system === 'atc');
   const ids = candidates.map((c, rank) => ({ ...c, rank })).filter((c) => c.system !== 'atc');
+  // Each branch is filtered and cut to `limit` in its own order before the merge, so a
+  // broad code (an ATC class over thousands of products) never sorts its whole match set.
   const { rows } = await db.query<Row>(
     `WITH cand AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) AS c(system, code, rank)),
+     -- Two lookups rather than one OR, so each reading uses its own index.
      subst AS (
-       SELECT m.unii, c.rank FROM cand c
-         JOIN substances s ON (c.system = 'unii' AND s.unii = c.code) OR (c.system = 'rxcui' AND s.rxcui = c.code)
-         JOIN substances m ON m.moiety_unii = s.moiety_unii),
+       SELECT m.unii, min(x.rank) AS rank FROM (
+           SELECT s.moiety_unii, c.rank FROM cand c JOIN substances s ON c.system = 'unii' AND s.unii = c.code
+           UNION ALL
+           SELECT s.moiety_unii, c.rank FROM cand c JOIN substances s ON c.system = 'rxcui' AND s.rxcui = c.code) x
+         JOIN substances m ON m.moiety_unii = x.moiety_unii GROUP BY m.unii),
      hits AS (
-       SELECT i.drug_id AS id, c.rank FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
+       (SELECT p.id, min(c.rank) AS rank FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
+          JOIN products p ON p.id = i.drug_id WHERE ${FILTERS}
+         GROUP BY p.id ORDER BY 2, min(lower(p.product_name)), p.id LIMIT $8)
        UNION ALL
-       SELECT p.id, $4::int FROM products p WHERE $5::text IS NOT NULL AND p.atc_code LIKE $5
+       (SELECT p.id, $4::int FROM products p WHERE $5::text IS NOT NULL AND p.atc_code LIKE $5 AND ${FILTERS}
+         ORDER BY lower(p.product_name), p.id LIMIT $8)
        UNION ALL
-       SELECT pi.product_id, s.rank FROM subst s JOIN product_ingredients pi ON pi.unii = s.unii),
+       (SELECT p.id, min(s.rank) FROM subst s JOIN product_ingredients pi ON pi.unii = s.unii JOIN products p ON p.id = pi.product_id
+         WHERE ${FILTERS} GROUP BY p.id ORDER BY 2, min(lower(p.product_name)), p.id LIMIT $8)),
      best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
      SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
-      WHERE ($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p.atc_code LIKE $7)
       ORDER BY b.rank, lower(p.product_name), p.id LIMIT $8`,
     [
       ids.map((c) => c.system), ids.map((c) => c.code), ids.map((c) => c.rank),
@@ -74,28 +87,59 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
   return rows.map((r) => ({ ...toDrug(r), matchedBy: labelOf(candidates[r.rank]!) }));
 }
 
+/** Above this many ingredient rows a substance is "common": walk products in name order instead of joining them all. */
+const DENSE_SUBSTANCE_ROWS = 2000;
+
+/** Product rows of the matched substances, by one of two plans chosen on their number. */
+const SUBSTANCE_BRANCH = {
+  // Rare substances: collect their few products first, then fetch each by primary key and
+  // sort. MATERIALIZED and the LATERAL ... OFFSET 0 fence keep the planner, which cannot
+  // estimate the array, from walking or hashing every product of the country instead.
+  sparse: `WITH m AS MATERIALIZED (SELECT DISTINCT pi.product_id FROM product_ingredients pi WHERE pi.unii = ANY($6))
+           SELECT p.id, 1 AS rank FROM m CROSS JOIN LATERAL (
+             SELECT p.id, p.product_name FROM products p WHERE p.id = m.product_id AND ${NAME_FILTERS} OFFSET 0) p
+            ORDER BY lower(p.product_name), p.id LIMIT $5`,
+  // Common substances: walk the (country, lower(name)) index and stop at the limit.
+  dense: `SELECT p.id, 1 AS rank FROM products p
+           WHERE EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND pi.unii = ANY($6)) AND ${NAME_FILTERS}
+           ORDER BY lower(p.product_name), p.id LIMIT $5`,
+};
+
+/** Substances whose name matches, folded to every salt of their moieties, and how many ingredient rows they have. */
+async function matchingSubstances(db: Queryable, pattern: string): Promise<{ uniis: string[]; rows: number }> {
+  const { rows } = await db.query<{ uniis: string[]; n: number }>(
+    // The count runs on the finished array, so it is an index scan of product_ingredients_unii.
+    `WITH subst AS (SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis
+                      FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii WHERE lower(s.name) LIKE $1)
+     SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis))::int AS n FROM subst`,
+    [pattern],
+  );
+  return { uniis: rows[0]?.uniis ?? [], rows: rows[0]?.n ?? 0 };
+}
+
 /**
  * Case-insensitive name search: product names, and substance names folded to the active
  * moiety so a substance (or one of its salts) finds every brand containing it. Queries of
  * three characters or more are substring matches (trigram indexes); shorter ones are
  * prefix matches (text_pattern_ops indexes), because trigrams need three characters.
+ * Two round trips: the substances first, so the product query can pick its plan.
  */
 async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number) {
   const text = escapeLike(q.toLowerCase());
   const pattern = q.length >= 3 ? `%${text}%` : `${text}%`;
+  const substances = await matchingSubstances(db, pattern);
+  const branch = substances.rows > DENSE_SUBSTANCE_ROWS ? SUBSTANCE_BRANCH.dense : SUBSTANCE_BRANCH.sparse;
   const { rows } = await db.query<Row>(
-    `WITH subst AS (
-       SELECT DISTINCT m.unii FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
-        WHERE lower(s.name) LIKE $1),
-     hits AS (
-       SELECT p.id, 0 AS rank FROM products p WHERE lower(p.product_name) LIKE $1
+    `WITH hits AS (
+       -- No ORDER BY/LIMIT here: a cut branch tempts the planner into walking the country
+       -- index with a LIKE filter, far slower than the trigram bitmap over the matches.
+       (SELECT p.id, 0 AS rank FROM products p WHERE lower(p.product_name) LIKE $1 AND ${NAME_FILTERS})
        UNION ALL
-       SELECT pi.product_id, 1 FROM subst s JOIN product_ingredients pi ON pi.unii = s.unii),
+       (${branch})),
      best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
      SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
-      WHERE ($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3)
-      ORDER BY b.rank, (lower(p.product_name) LIKE $4) DESC, lower(p.product_name), p.id LIMIT $5`,
-    [pattern, country, atc, `${text}%`, limit],
+      ORDER BY b.rank, (b.rank = 0 AND lower(p.product_name) LIKE $4) DESC, lower(p.product_name), p.id LIMIT $5`,
+    [pattern, country, atc, `${text}%`, limit, substances.uniis],
   );
   return rows.map((r) => ({ ...toDrug(r), matchedBy: r.rank === 0 ? 'product_name' : 'substance_name' }));
 }
