@@ -16,6 +16,7 @@ import { rxnormResolvers } from './rxnorm/resolvers.ts';
 import { catalogueResolvers } from './catalogue/resolvers.ts';
 import { interactionResolvers } from './interactions/resolvers.ts';
 import { marketResolvers } from './markets/resolvers.ts';
+import { reimbursementResolvers } from './reimbursement/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -29,6 +30,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers],
   });
 }

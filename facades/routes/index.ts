@@ -12,6 +12,7 @@ import { enrichmentRoutes } from './enrichment.ts';
 import { catalogueRoutes } from './catalogue.ts';
 import { interactionRoutes } from './interactions.ts';
 import { marketRoutes } from './markets.ts';
+import { reimbursementRoutes } from './reimbursement.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
@@ -22,4 +23,5 @@ export const ROUTES: RouteDef[] = [
   ...catalogueRoutes,
   ...interactionRoutes,
   ...marketRoutes,
+  ...reimbursementRoutes,
 ];
