@@ -16,7 +16,7 @@ import { LOCAL_SOURCES } from './sources.ts';
 import type { HttpSourceId, SourceId } from './sources.ts';
 import { cacheKey, readCache, writeCache } from './cache.ts';
 import type { CachedAnswer } from './cache.ts';
-import { exchange } from './http.ts';
+import { exchange, UpstreamFailure } from './http.ts';
 import type { HttpAnswer } from './http.ts';
 import { Semaphore } from './limit.ts';
 
@@ -38,6 +38,11 @@ export interface UpstreamCall {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Whether a 2xx body is a real answer. A GraphQL API answers 200 with only `errors`;
+   * such a body must be a failure (never cached, stale copy served) rather than data.
+   */
+  accept?: (body: unknown) => boolean;
 }
 
 const SOURCE_IS_LOCAL = new Set<SourceId>(LOCAL_SOURCES);
@@ -103,12 +108,14 @@ export class UpstreamClient {
   fetch<T = unknown>(source: HttpSourceId, call: UpstreamCall): Promise<Fetched<T>> {
     const method = call.method ?? 'GET';
     const key = cacheKey(method, call.path, call.query, call.body);
-    return this.cached<T>(source, key, () => {
+    return this.cached<T>(source, key, async () => {
       const base = this.config.sources[source].baseUrl as string;
       const url = new URL(base.replace(/\/$/, '') + call.path);
       for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
       const { timeoutMs, retries, retryBaseMs } = this.config;
-      return exchange({ method, url, ...(call.headers ? { headers: call.headers } : {}), body: call.body }, this.agent, { timeoutMs, retries, retryBaseMs });
+      const answer = await exchange({ method, url, ...(call.headers ? { headers: call.headers } : {}), body: call.body }, this.agent, { timeoutMs, retries, retryBaseMs });
+      if (answer.status !== 404 && call.accept && !call.accept(answer.body)) throw new UpstreamFailure('answer rejected by the caller', false);
+      return answer;
     });
   }
 

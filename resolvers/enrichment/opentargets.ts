@@ -13,7 +13,10 @@ interface GqlAnswer<T> {
 
 /** Runs one query; a GraphQL-level error from Open Targets is an upstream failure. */
 export async function otQuery<T>(ctx: RequestContext, query: string, variables: Record<string, unknown>): Promise<T> {
-  const res = await fetchSource<GqlAnswer<T>>(ctx, 'opentargets', { method: 'POST', path: '/graphql', body: { query, variables } });
+  const res = await fetchSource<GqlAnswer<T>>(ctx, 'opentargets', {
+    method: 'POST', path: '/graphql', body: { query, variables },
+    accept: (body) => Boolean((body as GqlAnswer<T> | null)?.data),
+  });
   if (!res.body?.data) {
     ctx.log.warn({ source: 'opentargets', errors: res.body?.errors?.map((e) => e.message) }, 'open targets query failed');
     throw new ApiError('upstream_error', 'An upstream data source failed; try again later.');

@@ -69,6 +69,20 @@ describe('pgx, targets, genetics and structure', () => {
     expect((await get('/v1/targets?name=nosuchdrug')).statusCode).toBe(404);
   });
 
+  it('treats an Open Targets answer with only GraphQL errors as a failure that is never cached', async () => {
+    const errors = { data: null, errors: [{ message: 'Cannot query field "maximumClinicalTrialPhase" internal detail' }] };
+    t.fake.on({ method: 'POST', path: OT, bodyIncludes: ['query Search', '"q":"rosuvastatin"'], body: errors });
+    const count = async () => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM upstream_cache WHERE source = 'opentargets'`)).rows[0]?.n;
+    const before = await count();
+    const res = await get('/v1/targets?name=rosuvastatin');
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ error: 'upstream_error', message: 'An upstream data source failed; try again later.' });
+    expect(res.body).not.toContain('internal detail');
+    expect(await count()).toBe(before);
+    // Retried? No: a rejected answer is not a transient failure.
+    expect(t.fake.hits.filter((h) => h.body.includes('"q":"rosuvastatin"'))).toHaveLength(1);
+  });
+
   it('genetics resolves symbol and disease label, infers the protective direction and judges a drug concordant', async () => {
     const res = await get('/v1/targets/genetics?gene=HMGCR&disease=coronary%20artery%20disease&drug=atorvastatin');
     expect(res.statusCode).toBe(200);
