@@ -21,11 +21,13 @@ export interface GraphqlRequestBody {
   operationName?: string | null;
 }
 
+/** Status and JSON body of one POST. */
 export interface GraphqlAnswer {
   status: 200 | 400;
   body: Record<string, unknown>;
 }
 
+/** The public endpoint's runner, built once per app. */
 export interface PublicGraphql {
   schema: GraphQLSchema;
   /** The public view as SDL (GET /v1/graphql). */

@@ -30,6 +30,7 @@ export interface Caller {
   metered(remaining: number | null): void;
 }
 
+/** What the dispatcher runs tools with. */
 export interface DispatcherOptions {
   engine: Engine;
   deps: AppDeps;
@@ -59,29 +60,29 @@ function errorResult(error: ApiError): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(error.toBody()) }], isError: true };
 }
 
-/** Builds the method table over the route-table tools. */
-export function createDispatcher(options: DispatcherOptions) {
-  const { engine, deps, guard, tools, version } = options;
+/** Runs one tool like its REST route: counted, scope-checked, validated, then executed. */
+async function runTool(options: DispatcherOptions, tool: McpTool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
+  const { engine, deps, guard } = options;
+  try {
+    caller.metered(await guard.meter(caller.principal));
+    guard.requireScope(caller.principal, tool.scope);
+    const input = tool.prepare(args);
+    const result = await runOperation(engine, tool.route, input, createContext(deps, caller.principal, caller.log));
+    const { text } = truncateResult(JSON.stringify(result.body ?? null));
+    return { content: [{ type: 'text', text }] };
+  } catch (err) {
+    if (err instanceof ApiError) return errorResult(err);
+    caller.log.error({ err, tool: tool.definition.name }, 'mcp tool failed');
+    return errorResult(new ApiError('internal_error'));
+  }
+}
+
+/** The four methods; each checks its params with the SDK schema first. */
+function methodTable(options: DispatcherOptions): Record<string, Handler> {
+  const { tools, version } = options;
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
   const allowed = (tool: McpTool, principal: Principal) => tool.scope === null || principal.scopes.has(tool.scope);
-
-  /** Runs one tool like its REST route: counted, scope-checked, validated, then executed. */
-  async function callTool(tool: McpTool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
-    try {
-      caller.metered(await guard.meter(caller.principal));
-      guard.requireScope(caller.principal, tool.scope);
-      const input = tool.prepare(args);
-      const result = await runOperation(engine, tool.route, input, createContext(deps, caller.principal, caller.log));
-      const { text } = truncateResult(JSON.stringify(result.body ?? null));
-      return { content: [{ type: 'text', text }] };
-    } catch (err) {
-      if (err instanceof ApiError) return errorResult(err);
-      caller.log.error({ err, tool: tool.definition.name }, 'mcp tool failed');
-      return errorResult(new ApiError('internal_error'));
-    }
-  }
-
-  const methods: Record<string, Handler> = {
+  return {
     async initialize(call) {
       const { params } = checked(InitializeRequestSchema, call);
       // Answer in the client's version when we speak it, else in ours (the client decides).
@@ -105,9 +106,14 @@ export function createDispatcher(options: DispatcherOptions) {
       const { params } = checked(CallToolRequestSchema, call);
       const tool = byName.get(params.name);
       if (!tool) throw new RpcFault(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names the tools this key can run.`);
-      return { ...(await callTool(tool, { ...(params.arguments ?? {}) }, caller)) };
+      return { ...(await runTool(options, tool, { ...(params.arguments ?? {}) }, caller)) };
     },
   };
+}
+
+/** Builds the dispatcher over the route-table tools; `answer` handles one call. */
+export function createDispatcher(options: DispatcherOptions) {
+  const methods = methodTable(options);
 
   /** Answers one call; null for a notification (it gets no answer, whatever happens). */
   async function answer(call: RpcCall, caller: Caller): Promise<RpcAnswer | null> {
@@ -126,4 +132,5 @@ export function createDispatcher(options: DispatcherOptions) {
   return { answer };
 }
 
+/** The dispatcher the MCP route calls per message. */
 export type Dispatcher = ReturnType<typeof createDispatcher>;

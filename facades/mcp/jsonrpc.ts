@@ -8,6 +8,7 @@ import { ErrorCode, JSONRPC_VERSION } from '@modelcontextprotocol/sdk/types.js';
 /** Most messages one POST may carry (spec, Limits: "MCP batch size"). */
 export const MAX_BATCH = 20;
 
+/** A request id; MCP forbids null ids. */
 export type RpcId = string | number;
 
 /** A JSON-RPC request (has an id) or notification (has none) the server should act on. */
@@ -19,6 +20,7 @@ export interface RpcCall {
   message: Record<string, unknown>;
 }
 
+/** One answer: an error (members ordered `error` first) or a result. */
 export type RpcAnswer = { error: { code: number; message: string; data?: unknown }; jsonrpc: '2.0'; id: RpcId | null }
   | { jsonrpc: '2.0'; id: RpcId; result: Record<string, unknown> };
 
@@ -28,10 +30,12 @@ export type Classified =
   | { kind: 'ignore' }
   | { kind: 'invalid'; answer: RpcAnswer };
 
+/** An error answer; `data` only when given. */
 export function rpcError(id: RpcId | null, code: number, message: string, data?: unknown): RpcAnswer {
   return { error: { code, message, ...(data === undefined ? {} : { data }) }, jsonrpc: JSONRPC_VERSION, id };
 }
 
+/** A success answer. */
 export function rpcResult(id: RpcId, result: Record<string, unknown>): RpcAnswer {
   return { jsonrpc: JSONRPC_VERSION, id, result };
 }
