@@ -44,6 +44,8 @@ const unsupported = (operationId: string, path: string): RouteDef => ({
   summary: 'Unsupported; always 404.',
   tags: ['byol'],
   params: ANY_PROVIDER,
+  // Unparsed, so even a malformed body gets the documented 404 rather than a 422.
+  rawBody: true,
   document: 'query { __typename }',
   refuse: () => new ApiError('not_found', `POST is not supported on ${path}; use PUT /v1/byol/{provider} to store credentials and GET …/query to query.`),
   statuses: [401, 404],

@@ -68,6 +68,8 @@ export const chatRoutes: RouteDef[] = [
     scope: null,
     summary: 'Retired: always 410, pointing to the pricing page (answer packs replace subscriptions).',
     tags: ['chat'],
+    // Unparsed, so even a malformed body gets the documented 410 rather than a 422.
+    rawBody: true,
     document: 'query { __typename }',
     refuse: (config) => new ApiError('gone', 'Chat subscriptions are retired; the monthly AI allowance comes with each plan and prepaid packs (POST /v1/chat/packs) add answers. See the pricing page.', {
       pricing_url: config.pricingUrl,

@@ -103,6 +103,8 @@ describe('BYOL vault: GET, PUT, DELETE /v1/byol/{provider}', () => {
       expect(Object.keys(res.json())[0]).toBe('error');
       expect(res.json().error).toBe('not_found');
     }
+    const malformed = await t.app.inject({ method: 'POST', url: '/v1/byol/drugbank/query', headers: { ...bearer(free), 'content-type': 'application/json' }, payload: '{not json' });
+    expect(malformed.statusCode).toBe(404);
     const anonymous = await t.app.inject({ method: 'POST', url: '/v1/byol/drugbank' });
     expect(anonymous.statusCode).toBe(401);
   });

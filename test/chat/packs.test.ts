@@ -32,6 +32,12 @@ describe('POST /v1/chat/subscribe (retired)', () => {
     }
   });
 
+  it('answers 410 even to a malformed body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/chat/subscribe', headers: { ...bearer(await t.key({ tier: 'pro' })), 'content-type': 'application/json' }, payload: '{"plan":' });
+    expect(res.statusCode).toBe(410);
+    expect(res.json().error).toBe('gone');
+  });
+
   it('still answers 401 without a key', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/chat/subscribe' });
     expect(res.statusCode).toBe(401);
