@@ -10,6 +10,7 @@ const ENRICHMENT_STATUSES = [200, 401, 403, 404, 422, 502, 503];
 const RX_CONCEPT = `rxcui name tty synonym ingredients { rxcui name tty } brands { rxcui name tty } doseFormDrugs { rxcui name tty }
   atcClasses { code name ingredientRxcui ingredientName } ndcs crosswalk { system code name } missing`;
 
+/** RxNorm concept and name resolution. */
 export const rxnormRoutes: RouteDef[] = [
   {
     operationId: 'resolveRxnorm',
@@ -57,6 +58,7 @@ function passthrough(def: Omit<RouteDef, 'method' | 'scope' | 'tags' | 'statuses
 
 const nameQuery = (description: string) => ({ type: 'object', required: ['name'], additionalProperties: false, properties: { name: { ...NAME, description } } });
 
+/** The four paths with neutral segments (spec, Conventions). */
 export const neutralRoutes: RouteDef[] = [
   passthrough({
     operationId: 'getMoleculeEnrichment',
@@ -103,6 +105,7 @@ export const neutralRoutes: RouteDef[] = [
   }),
 ];
 
+/** Pharmacogenomics and target evidence. */
 export const targetRoutes: RouteDef[] = [
   passthrough({
     operationId: 'getPgx',
@@ -161,6 +164,7 @@ export const targetRoutes: RouteDef[] = [
 
 const CURATED_STATUSES = [200, 401, 403, 422, 503];
 
+/** Curated guidelines and HTA: never 404, a coverage note instead. */
 export const curatedRoutes: RouteDef[] = [
   {
     ...passthrough({
@@ -205,6 +209,7 @@ export const curatedRoutes: RouteDef[] = [
 
 const GENE_LIST = { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$' } } as const;
 
+/** Disease signatures and connectivity scoring. */
 export const signatureRoutes: RouteDef[] = [
   passthrough({
     operationId: 'getSignature',
@@ -244,6 +249,7 @@ export const signatureRoutes: RouteDef[] = [
   },
 ];
 
+/** The composed drug-for-indication assessment. */
 export const assessmentRoutes: RouteDef[] = [
   passthrough({
     operationId: 'getAssessment',
@@ -264,4 +270,5 @@ export const assessmentRoutes: RouteDef[] = [
   }),
 ];
 
+/** Every route of the enrichment domain, spread into the route table. */
 export const enrichmentRoutes: RouteDef[] = [...rxnormRoutes, ...neutralRoutes, ...targetRoutes, ...curatedRoutes, ...signatureRoutes, ...assessmentRoutes];

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db.ts';
 
+/** One cached upstream answer. */
 export interface CachedAnswer {
   status: number;
   body: unknown;
@@ -27,6 +28,7 @@ export function cacheKey(method: string, path: string, query: Record<string, str
   return `${method.toUpperCase()} ${path}${params ? `?${params}` : ''}${digest}`;
 }
 
+/** The cached answer of one source and key, fresh or not; null when never cached. */
 export async function readCache(db: Queryable, source: string, key: string): Promise<CachedAnswer | null> {
   const { rows } = await db.query<{ status: number; body: unknown; fetched_at: Date }>(
     'SELECT status, body, fetched_at FROM upstream_cache WHERE source = $1 AND cache_key = $2',
@@ -36,6 +38,7 @@ export async function readCache(db: Queryable, source: string, key: string): Pro
   return row ? { status: row.status, body: row.body, fetchedAt: new Date(row.fetched_at) } : null;
 }
 
+/** Stores (or replaces) the answer of one source and key. */
 export async function writeCache(db: Queryable, source: string, key: string, answer: CachedAnswer): Promise<void> {
   await db.query(
     `INSERT INTO upstream_cache (source, cache_key, status, body, fetched_at) VALUES ($1, $2, $3, $4::jsonb, $5)

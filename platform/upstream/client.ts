@@ -20,6 +20,7 @@ import { exchange, UpstreamFailure } from './http.ts';
 import type { HttpAnswer } from './http.ts';
 import { Semaphore } from './limit.ts';
 
+/** Where an answer came from; the value of `x-service-cache`. */
 export type CacheState = 'db' | 'live' | 'stale';
 
 /** What a source answered, and where the answer came from. */
@@ -58,6 +59,7 @@ export function noteCache(headers: Record<string, string>, state: CacheState): v
   if (!current || RANK[state] > RANK[current]) headers['x-service-cache'] = state;
 }
 
+/** What the client needs: its config slice, the database for the cache, a logger and a clock. */
 export interface UpstreamClientOptions {
   config: UpstreamConfig;
   db: Queryable;
@@ -65,6 +67,7 @@ export interface UpstreamClientOptions {
   now?: Clock;
 }
 
+/** The one client of every enrichment source, shared by all requests of an app instance. */
 export class UpstreamClient {
   private readonly config: UpstreamConfig;
   private readonly db: Queryable;

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 
+/** One request to an upstream, with an absolute URL. */
 export interface HttpRequest {
   method: 'GET' | 'POST';
   url: URL;
@@ -15,11 +16,13 @@ export interface HttpRequest {
   body?: unknown;
 }
 
+/** A usable answer: 2xx with a JSON body, or 404. */
 export interface HttpAnswer {
   status: number;
   body: unknown;
 }
 
+/** Timeout per attempt and the bounded retry schedule. */
 export interface RetryPolicy {
   timeoutMs: number;
   retries: number;

@@ -10,8 +10,11 @@ export const HTTP_SOURCES = ['rxnav', 'chembl', 'openfda', 'gtopdb', 'cpic', 'op
 /** Sources read from data/curated/ (or computed locally, for signature scoring). */
 export const LOCAL_SOURCES = ['guidelines', 'hta', 'signatures'] as const;
 
+/** Id of a source reached over HTTP. */
 export type HttpSourceId = (typeof HTTP_SOURCES)[number];
+/** Id of a curated local source. */
 export type LocalSourceId = (typeof LOCAL_SOURCES)[number];
+/** Id of any enrichment source (config and cache key). */
 export type SourceId = HttpSourceId | LocalSourceId;
 
 const DAY = 86_400;

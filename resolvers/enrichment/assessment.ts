@@ -73,6 +73,7 @@ function reversalOf(sig: Record<string, unknown> | null, drug: OtDrug): Record<s
   };
 }
 
+/** The composed assessment of `drug` for `indication`; null when either does not resolve. */
 export async function assessment(ctx: RequestContext, args: { drug: string; indication: string }): Promise<Record<string, unknown> | null> {
   const [drug, diseaseId] = await Promise.all([otDrug(ctx, args.drug), resolveDisease(ctx, args.indication)]);
   if (!drug || !diseaseId) return null;

@@ -39,6 +39,7 @@ export function enrichmentScore(ranked: Array<[string, number]>, set: ReadonlySe
   return extreme;
 }
 
+/** A connectivity score with the two enrichment scores it comes from. */
 export interface Connectivity {
   score: number;
   esUp: number;

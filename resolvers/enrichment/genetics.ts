@@ -39,6 +39,7 @@ interface EvidenceAnswer {
   disease: { id: string; name: string; evidences: { count: number; rows: EvidenceRow[] } } | null;
 }
 
+/** Which way a change in target activity should go to help. */
 export type Direction = 'inhibit' | 'activate';
 
 const INHIBITING = ['INHIBITOR', 'ANTAGONIST', 'BLOCKER', 'NEGATIVE ALLOSTERIC MODULATOR', 'INVERSE AGONIST', 'DEGRADER', 'NEGATIVE MODULATOR', 'ANTISENSE INHIBITOR', 'RNAI INHIBITOR', 'DISRUPTING AGENT'];
@@ -75,6 +76,7 @@ export async function resolveDisease(ctx: RequestContext, disease: string): Prom
   return (await otSearch(ctx, 'disease', disease))?.id ?? null;
 }
 
+/** Arguments of `/v1/targets/genetics`. */
 export interface GeneticsArgs {
   gene: string;
   disease: string;
@@ -100,6 +102,7 @@ async function concordance(ctx: RequestContext, drugName: string, targetId: stri
   return { ...base, verdict: drugDirection === direction ? 'concordant' : 'discordant', reason: drugDirection === direction ? 'The drug moves target activity the way human genetics says is protective.' : 'The drug moves target activity against the direction human genetics says is protective.' };
 }
 
+/** Genetic evidence, its direction and (with a drug) the concordance; null when gene or disease does not resolve. */
 export async function targetGenetics(ctx: RequestContext, args: GeneticsArgs): Promise<Record<string, unknown> | null> {
   const [targetId, diseaseId] = await Promise.all([resolveGene(ctx, args.gene), resolveDisease(ctx, args.disease)]);
   if (!targetId || !diseaseId) return null;

@@ -62,6 +62,7 @@ export async function gtoLigand(ctx: RequestContext, name: string): Promise<GtoL
   return list.find((l) => l.name.toLowerCase() === wanted) ?? list[0] ?? null;
 }
 
+/** The ligand and its named targets; null when GtoPdb has no such ligand. */
 export async function pharmacologyTargets(ctx: RequestContext, name: string): Promise<Record<string, unknown> | null> {
   const ligand = await gtoLigand(ctx, name);
   if (!ligand) return null;

@@ -7,6 +7,7 @@ import { validationError } from '../../platform/errors.ts';
 import type { RequestContext } from '../context.ts';
 import { contains, curatedAnswer, filterKey, readCurated } from './curated.ts';
 
+/** One record of data/curated/guidelines.json. */
 export interface GuidelineRecord {
   id: string;
   source: string;
@@ -22,6 +23,7 @@ export interface GuidelineRecord {
   url: string;
 }
 
+/** One record of data/curated/hta.json. */
 export interface HtaRecord {
   id: string;
   source: string;
@@ -35,12 +37,14 @@ export interface HtaRecord {
   economics: Record<string, number | string | null>;
 }
 
+/** Filters of `/v1/guidelines` (at least one). */
 export interface GuidelineFilter {
   indication?: string | null;
   atc?: string | null;
   source?: string | null;
 }
 
+/** Filters of `/v1/hta` (at least one). */
 export interface HtaFilter {
   drug?: string | null;
   indication?: string | null;
@@ -73,6 +77,7 @@ function coverageNote(kind: string, count: number, covered: string[], notice: st
   return count ? `${scope} ${notice}` : `No curated ${kind} matches this query. ${scope} An empty answer does not mean none exists. ${notice}`;
 }
 
+/** Matching guideline recommendations, newest first, with a coverage note. */
 export async function guidelines(ctx: RequestContext, filter: GuidelineFilter): Promise<Record<string, unknown>> {
   requireOne(filter as Record<string, unknown>, ['indication', 'atc', 'source']);
   return curatedAnswer(ctx, 'guidelines', filterKey('guidelines', { ...filter }), async () => {
@@ -85,6 +90,7 @@ export async function guidelines(ctx: RequestContext, filter: GuidelineFilter): 
   });
 }
 
+/** Matching HTA decisions, newest first, with a coverage note. */
 export async function hta(ctx: RequestContext, filter: HtaFilter): Promise<Record<string, unknown>> {
   requireOne(filter as Record<string, unknown>, ['drug', 'indication', 'country', 'source']);
   return curatedAnswer(ctx, 'hta', filterKey('hta', { ...filter }), async () => {

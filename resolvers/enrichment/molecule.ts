@@ -80,6 +80,7 @@ export async function chemblByName(ctx: RequestContext, name: string): Promise<C
   return null;
 }
 
+/** The molecule by id or name (exactly one, else 422); null when ChEMBL has none. */
 export async function moleculeEnrichment(ctx: RequestContext, args: { chemblId?: string | null; name?: string | null }): Promise<Record<string, unknown> | null> {
   if (Boolean(args.chemblId) === Boolean(args.name)) {
     throw validationError('Give exactly one of chembl_id or name.', [{ location: 'query', field: args.chemblId ? 'name' : 'chembl_id', message: 'provide one of chembl_id or name, not both' }]);

@@ -70,6 +70,7 @@ function mapApplication(a: FdaApplication): Record<string, unknown> {
   };
 }
 
+/** Drugs@FDA applications for a name, oldest approval first; null when openFDA finds none. */
 export async function usApprovals(ctx: RequestContext, name: string): Promise<Record<string, unknown> | null> {
   const res = await fetchSource<FdaPage<FdaApplication>>(ctx, 'openfda', {
     path: '/drug/drugsfda.json',
@@ -89,6 +90,7 @@ export function parsePharmClass(label: string): { axis: string; name: string } |
   return m ? { axis: AXES[m[2] as string] as string, name: m[1] as string } : null;
 }
 
+/** FDA pharmacologic classes by axis and the NDC products for a name; null when none. */
 export async function usNdcClass(ctx: RequestContext, name: string): Promise<Record<string, unknown> | null> {
   const res = await fetchSource<FdaPage<FdaNdc>>(ctx, 'openfda', {
     path: '/drug/ndc.json',

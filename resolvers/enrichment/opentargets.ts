@@ -44,6 +44,7 @@ const DRUG = `query Drug($id: String!) {
   }
 }`;
 
+/** The slice of an Open Targets drug this service reads. */
 export interface OtDrug {
   id: string;
   name: string;
@@ -68,6 +69,7 @@ export function drugTargets(drug: OtDrug): Array<{ ensembl_id: string; symbol: s
   );
 }
 
+/** A drug's targets and indications; null when Open Targets has no such drug. */
 export async function targets(ctx: RequestContext, name: string): Promise<Record<string, unknown> | null> {
   const drug = await otDrug(ctx, name);
   if (!drug) return null;

@@ -28,6 +28,7 @@ interface CpicPair {
 /** CPIC levels rank A (strongest) to D; pairs are listed strongest first. */
 const LEVEL_ORDER = ['A', 'A/B', 'B', 'B/C', 'C', 'C/D', 'D'];
 
+/** CPIC gene–drug pairs of a drug, strongest level first; null when CPIC has no such drug. */
 export async function pgx(ctx: RequestContext, name: string): Promise<Record<string, unknown> | null> {
   const term = name.trim().toLowerCase();
   // PostgREST filter syntax: `name=eq.warfarin`; names in CPIC are lower case.

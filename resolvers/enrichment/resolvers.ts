@@ -15,6 +15,7 @@ import { assessment } from './assessment.ts';
 
 type NameArgs = { name: string };
 
+/** Query resolvers of the passthrough family (merged into the domain map in resolvers/rxnorm). */
 export const enrichmentResolvers = {
   Query: {
     moleculeEnrichment: (_: unknown, args: { chemblId?: string | null; name?: string | null }, ctx: RequestContext) => moleculeEnrichment(ctx, args),

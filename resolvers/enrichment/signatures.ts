@@ -67,6 +67,7 @@ export async function findSignature(ctx: RequestContext, query: { indication?: s
   return file.records.find((s) => (efo ? s.efo.toUpperCase() === efo : contains(s.indication, query.indication))) ?? null;
 }
 
+/** A curated signature scored against the data set; 404 listing the indications when none matches. */
 export async function curatedSignature(ctx: RequestContext, args: { indication?: string | null; efo?: string | null; limit?: number | null }): Promise<Record<string, unknown>> {
   if (Boolean(args.indication) === Boolean(args.efo)) {
     throw validationError('Give exactly one of indication or efo.', [{ location: 'query', field: 'indication', message: 'provide indication or efo' }]);
@@ -87,6 +88,7 @@ function genes(list: string[] | null | undefined): string[] {
   return [...new Set((list ?? []).map((g) => g.trim().toUpperCase()).filter(Boolean))];
 }
 
+/** The caller's gene sets scored against the data set; 404 when no gene is in it. */
 export async function scoreSignature(ctx: RequestContext, args: { up?: string[] | null; down?: string[] | null; limit?: number | null }): Promise<Record<string, unknown>> {
   const up = genes(args.up);
   const down = genes(args.down);

@@ -56,6 +56,7 @@ async function alphafold(ctx: RequestContext, accession: string, missing: string
   }
 }
 
+/** UniProt entry, PDB entries and AlphaFold model; null without a reviewed entry. */
 export async function targetStructure(ctx: RequestContext, symbol: string, organismId: number): Promise<Record<string, unknown> | null> {
   const gene = symbol.trim().toUpperCase();
   const res = await fetchSource<{ results?: UniProtEntry[] }>(ctx, 'uniprot', {

@@ -8,12 +8,14 @@ import { isApiError } from '../../platform/errors.ts';
 import type { RequestContext } from '../context.ts';
 import { fetchSource, upstreamOf } from '../enrichment/upstream.ts';
 
+/** A related RxNorm concept. */
 export interface RxTerm {
   rxcui: string;
   name: string;
   tty: string;
 }
 
+/** The enriched concept, as the GraphQL type RxNormConcept. */
 export interface RxConcept {
   rxcui: string;
   name: string;

@@ -7,6 +7,7 @@ import type { RequestContext } from '../context.ts';
 import { fetchSource } from '../enrichment/upstream.ts';
 import { rxProperties } from './concept.ts';
 
+/** A name resolved to an rxcui, as the GraphQL type RxNormResolution. */
 export interface RxResolution {
   query: string;
   normalizedName: string;
