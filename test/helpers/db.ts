@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase } from '../../platform/db.ts';
 import type { Database } from '../../platform/db.ts';
-import { databaseUrl } from './postgres.ts';
+import { databaseUrl, runDatabasePrefix } from './postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDatabase: { backend: 'pglite' | 'postgres'; template: string; demoTemplate: string };
+    testDatabase: { backend: 'pglite' | 'postgres'; template: string; demoTemplate: string; runId?: string };
   }
 }
 
@@ -29,7 +29,7 @@ export async function openTestDatabase(options: { demo?: boolean } = {}): Promis
     return openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([await readFile(template)]) });
   }
   const url = process.env.TEST_DATABASE_URL!;
-  const name = `drugref_t_${randomBytes(6).toString('hex')}`;
+  const name = `${runDatabasePrefix(provided.runId ?? 'local')}${randomBytes(6).toString('hex')}`;
   const admin = await openDatabase({ url: url, max: 1 });
   await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   const db = await openDatabase({ url: databaseUrl(url, name), max: 20 });
