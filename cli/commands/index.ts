@@ -5,6 +5,7 @@ import { accountsCommand, keysCommand } from './keys.ts';
 import { byolCommand } from './byol.ts';
 import { ingestCommand } from './ingest.ts';
 import { demoCommand } from './demo.ts';
+import { upstreamCacheCommand } from './upstream-cache.ts';
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
@@ -14,6 +15,7 @@ export const COMMANDS: Record<string, Command> = {
   byol: byolCommand,
   ingest: ingestCommand,
   demo: demoCommand,
+  'upstream-cache': upstreamCacheCommand,
 };
 
 export function usage(): string {

@@ -46,3 +46,23 @@ export async function writeCache(db: Queryable, source: string, key: string, ans
     [source, key, answer.status, JSON.stringify(answer.body ?? null), answer.fetchedAt],
   );
 }
+
+/** Rows, oldest and newest fetch per source: what `drugref upstream-cache stats` prints. */
+export async function cacheSummary(db: Queryable): Promise<Array<{ source: string; rows: number; oldest: Date; newest: Date }>> {
+  const { rows } = await db.query<{ source: string; rows: number; oldest: Date; newest: Date }>(
+    'SELECT source, count(*)::int AS rows, min(fetched_at) AS oldest, max(fetched_at) AS newest FROM upstream_cache GROUP BY source ORDER BY source',
+  );
+  return rows.map((r) => ({ ...r, oldest: new Date(r.oldest), newest: new Date(r.newest) }));
+}
+
+/**
+ * Deletes rows fetched before `before` (of one source, or all). Rows past their TTL are
+ * kept by default because they are the `stale` fallback; pruning is an operator's choice.
+ */
+export async function pruneCache(db: Queryable, before: Date, source?: string): Promise<number> {
+  const { rowCount } = await db.query(
+    'DELETE FROM upstream_cache WHERE fetched_at < $1 AND ($2::text IS NULL OR source = $2)',
+    [before, source ?? null],
+  );
+  return rowCount;
+}
