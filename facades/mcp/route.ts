@@ -12,7 +12,8 @@ import type { OperationDoc } from '../routes/types.ts';
 import { registerMethodNotAllowed } from '../rest/register.ts';
 import { createDispatcher } from './dispatch.ts';
 import type { Caller, Dispatcher } from './dispatch.ts';
-import { checkBody, classify, MAX_BATCH, parseError } from './jsonrpc.ts';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { checkBody, classify, MAX_BATCH, parseError, rpcError } from './jsonrpc.ts';
 import type { RpcAnswer } from './jsonrpc.ts';
 import { buildTools } from './tools.ts';
 
@@ -47,12 +48,16 @@ function refuse(reply: FastifyReply, answer: RpcAnswer): FastifyReply {
   return send(reply, 400, answer);
 }
 
+/** Fastify body errors that mean "this is not JSON" rather than "not acceptable". */
+const NOT_JSON = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
 /** Unparseable or unacceptable bodies answer in JSON-RPC, not with the REST 422. */
 function mcpErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const error = toApiError(err);
   if (error.status >= 500) request.log.error({ err }, 'request failed');
   if (error.code !== 'validation') return sendError(reply, error);
-  return refuse(reply, parseError(error.message));
+  const notJson = NOT_JSON.has(err.code) || err instanceof SyntaxError;
+  return refuse(reply, notJson ? parseError(error.message) : rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: ${error.message}`));
 }
 
 async function handle(dispatcher: Dispatcher, request: FastifyRequest, reply: FastifyReply) {

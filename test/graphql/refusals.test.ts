@@ -105,6 +105,15 @@ describe('POST /v1/graphql refusals (one query per rule)', () => {
     expect(body.message).toMatch(/^The query was rejected: The query does not parse: Syntax Error/);
   });
 
+  it('answers a repeated document the same way each time (parse and validation are cached)', async () => {
+    const query = '{ atc(code: "N02") { code name } }';
+    const answers = await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'POST', url: '/v1/graphql', headers: bearer(key), payload: { query } })));
+    for (const res of answers) expect(res.json()).toEqual({ data: { atc: { code: 'N02', name: 'ANALGESICS' } } });
+    const first = await refused('{ atc(code: "N02") { code @skip(if: true) } }', 'directive');
+    const second = await refused('{ atc(code: "N02") { code @skip(if: true) } }', 'directive');
+    expect(second).toEqual(first);
+  });
+
   it('refuses fields the public view does not have, such as internal ones', async () => {
     const body = await refused('{ sources { id } }', 'invalid');
     expect(body.message).toContain('Cannot query field "sources" on type "Query".');

@@ -91,6 +91,16 @@ describe('POST /v1/mcp (JSON-RPC 2.0 framing)', () => {
     expect(res.json()).toEqual({ error: { code: -32700, message: 'Parse error: The body is not valid JSON.', data: { error: 'bad_request' } }, jsonrpc: '2.0', id: null });
   });
 
+  it('refuses a body that is not sent as JSON with 400 and an invalid-request error', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mcp', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/xml' }, payload: '<ping/>' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: { code: -32600, message: 'Invalid Request: The body must be sent as application/json.', data: { error: 'bad_request' } },
+      jsonrpc: '2.0',
+      id: null,
+    });
+  });
+
   it('refuses a single message that is not JSON-RPC 2.0 with 400', async () => {
     const res = await mcpPost(t, key, { jsonrpc: '1.0', id: 3, method: 'ping' });
     expect(res.statusCode).toBe(400);
