@@ -5,7 +5,31 @@
 import type { Database } from '../platform/db.ts';
 import { createKey } from '../resolvers/accounts/keys.ts';
 
-export { ensureDemoCatalogue } from './demo-catalogue.ts';
+import { ensureDemoCatalogue as ensureCatalogue } from './demo-catalogue.ts';
+import type { DemoLoad } from './demo-catalogue.ts';
+import type { IngestOptions } from '../workers/ingest/engine.ts';
+import { loadDemoInteractions } from '../workers/ingest/interactions.ts';
+import { DEMO_FX_FILE, loadFxFile } from '../resolvers/markets/fx-file.ts';
+
+/**
+ * The demo catalogue (first start only), then the reference tables next to it: the
+ * demonstration interaction set when the catalogue is the demo one and no interaction rules
+ * exist, and the bundled ECB reference rates whenever the rate table is empty (real data,
+ * so a register installation gets USD prices too).
+ */
+export async function ensureDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<DemoLoad> {
+  const load = await ensureCatalogue(db, options);
+  const lines: string[] = [];
+  if (load.state !== 'skipped' && (await db.query('SELECT 1 FROM interaction_rules LIMIT 1')).rowCount === 0) {
+    const r = await loadDemoInteractions(db);
+    lines.push(`Demo interaction set loaded: ${r.open.insert} rules with ${r.licensed.insert} licensed texts (demonstration data, not for clinical use).`);
+  }
+  if ((await db.query('SELECT 1 FROM fx_rates LIMIT 1')).rowCount === 0) {
+    const r = await loadFxFile(db, DEMO_FX_FILE);
+    lines.push(`ECB reference rates loaded (${r.dates.at(-1)}); replace with: npx drugref reference fx eurofxref.csv`);
+  }
+  return lines.length ? { ...load, line: [load.line, ...lines].join('\n') } : load;
+}
 
 export const DEMO_ACCOUNT = 'demo';
 export const DEMO_TIER = 'enterprise';

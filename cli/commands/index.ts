@@ -6,6 +6,7 @@ import { byolCommand } from './byol.ts';
 import { ingestCommand } from './ingest.ts';
 import { demoCommand } from './demo.ts';
 import { upstreamCacheCommand } from './upstream-cache.ts';
+import { referenceCommand } from './reference.ts';
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
@@ -16,6 +17,7 @@ export const COMMANDS: Record<string, Command> = {
   ingest: ingestCommand,
   demo: demoCommand,
   'upstream-cache': upstreamCacheCommand,
+  reference: referenceCommand,
 };
 
 export function usage(): string {

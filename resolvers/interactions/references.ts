@@ -75,6 +75,7 @@ hits AS (
     JOIN substances s ON r.kind = 'name' AND (lower(s.name) = r.code OR EXISTS (SELECT 1 FROM jsonb_each_text(s.names) n WHERE lower(n.value) = r.code))
     JOIN substances m ON m.unii = s.moiety_unii
   UNION ALL SELECT r.idx, 'atc', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc' AND n.code = r.code AND n.level = 5
+  UNION ALL SELECT r.idx, 'atc', m.unii, m.name, ARRAY[r.code] FROM refs r JOIN substances m ON r.kind = 'atc' AND m.unii = m.moiety_unii AND r.code = ANY(m.atc_codes)
   UNION ALL SELECT r.idx, 'atc_class', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc_class' AND n.code = r.code)
 SELECT idx, how, unii, name, atc_codes FROM hits ORDER BY idx, how, name`;
 

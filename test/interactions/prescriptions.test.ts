@@ -34,6 +34,8 @@ describe('POST /v1/prescriptions/validate', () => {
   it('reports allergy, class allergy and penicillin–cephalosporin cross-reactivity', async () => {
     const same = (await validate({ proposed: ['amoxicillin'], context: { allergies: ['amoxicillin'] } })).json<Assessment>();
     expect(same.reasons.map((r) => [r.kind, r.level])).toEqual([['allergy', 'contraindicated']]);
+    const byAtc = (await validate({ proposed: ['amoxicillin'], context: { allergies: ['J01CA04'] } })).json<Assessment>();
+    expect(byAtc.reasons.map((r) => [r.kind, r.level])).toEqual([['allergy', 'contraindicated']]);
     const cls = (await validate({ proposed: ['phenoxymethylpenicillin'], context: { allergies: ['J01C'] } })).json<Assessment>();
     expect(cls.decision).toBe('contraindicated');
     expect(cls.reasons[0]).toMatchObject({ kind: 'class_allergy', related: 'allergies[0]' });
