@@ -95,6 +95,19 @@ describe('GET /v1/drugs/{id}', () => {
     expect(format.json().message).toContain('json, fhir');
   });
 
+  it('costs the same round trips for a product with two packs and one with one pack (fewer with none)', async () => {
+    const roundTrips = async (id: string) => {
+      await get(`/v1/drugs/${id}`); // warm the key cache
+      const before = t.db.roundTrips;
+      expect((await get(`/v1/drugs/${id}`)).statusCode).toBe(200);
+      return t.db.roundTrips - before;
+    };
+    const brufen = await roundTrips(IDS.brufenCh);
+    expect(await roundTrips(IDS.advilFr)).toBe(brufen);
+    // Without packs the prices loader has nothing to load: one trip fewer, never more.
+    expect(await roundTrips(IDS.oldIbuprofenCh)).toBe(brufen - 1);
+  });
+
   it('answers 401 without a key and 403 without drugs:read', async () => {
     expect((await t.app.inject({ url: `/v1/drugs/${IDS.brufenCh}` })).statusCode).toBe(401);
     const narrow = await t.key({ scopes: ['atc:read'] });

@@ -67,6 +67,7 @@ describe('GET /v1/drugs (typeahead search)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers.deprecation).toBe('@1767225600');
     expect(res.json()).toMatchObject({ matched_by: 'gtin', count: 1, results: [{ id: IDS.brufenCh, matched_by: 'gtin' }] });
+    expect(res.json().country).toBeNull();
     const fr = await get(`q=${CODES.advilCip13}`);
     expect(fr.json().results).toEqual([expect.objectContaining({ id: IDS.advilFr, country: 'FR' })]);
     expect(['gtin', 'cip13']).toContain(fr.json().matched_by);

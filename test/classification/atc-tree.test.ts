@@ -68,6 +68,17 @@ describe('GET /v1/atc/{code}/children and /v1/atc/{code}/drugs', () => {
     expect(empty.json()).toMatchObject({ total: 0, results: [] });
   });
 
+  it('costs the same round trips for a page of 2 and a page of 10', async () => {
+    const roundTrips = async (limit: number) => {
+      await get('/v1/atc/M/drugs?country=ALL&limit=1');
+      const before = t.db.roundTrips;
+      const res = await get(`/v1/atc/M/drugs?country=ALL&limit=${limit}`);
+      expect(res.json().results).toHaveLength(limit);
+      return t.db.roundTrips - before;
+    };
+    expect(await roundTrips(10)).toBe(await roundTrips(2));
+  });
+
   it('answers 404, 422, 401 and 403 for drugs', async () => {
     expect((await get('/v1/atc/B01/drugs?country=ALL')).statusCode).toBe(404);
     for (const query of ['limit=0', 'limit=201', 'offset=-1', 'country=ch', 'page=2']) {
