@@ -52,6 +52,7 @@ const unsupported = (operationId: string, path: string): RouteDef => ({
   mcp: false,
 });
 
+/** The six BYOL rows of the spec. */
 export const byolRoutes: RouteDef[] = [
   {
     operationId: 'getByolStatus',

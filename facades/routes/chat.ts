@@ -16,6 +16,7 @@ import type { RouteDef } from './types.ts';
 const ANSWER = `answer citations { tool path records } toolCalls { name arguments ok } model { provider name }
   usage { answersCharged fromAllowance fromPacks allowanceLeft packCreditsLeft resets }`;
 
+/** The chat rows of the spec, plus the payment callback. */
 export const chatRoutes: RouteDef[] = [
   {
     operationId: 'chat',

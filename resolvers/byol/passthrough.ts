@@ -10,6 +10,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { PROVIDERS } from './providers.ts';
 import type { ByolProvider, Credential } from './providers.ts';
 
+/** The query parameters of the passthrough; exactly one is set. */
 export interface PassthroughArgs {
   q?: string | null;
   id?: string | null;
@@ -26,6 +27,7 @@ export interface RequestSummary {
   provider_path: string;
 }
 
+/** The uniform envelope of a passthrough answer. */
 export interface PassthroughResult {
   provider: ByolProvider;
   request: RequestSummary;

@@ -7,12 +7,15 @@
  */
 import { validationError } from '../../platform/errors.ts';
 
+/** Provider ids accepted in `/v1/byol/{provider}`. */
 export const BYOL_PROVIDERS = ['drugbank', 'fdb', 'medispan'] as const;
+/** One of BYOL_PROVIDERS. */
 export type ByolProvider = (typeof BYOL_PROVIDERS)[number];
 
 /** A credential: field name → value, exactly the provider's fields. */
 export type Credential = Record<string, string>;
 
+/** One field of a provider credential, as PUT validates it. */
 export interface CredentialField {
   name: string;
   description: string;
@@ -21,6 +24,7 @@ export interface CredentialField {
   maxLength: number;
 }
 
+/** Everything the vault and the passthrough know about one provider. */
 export interface ProviderDef {
   id: ByolProvider;
   label: string;
@@ -37,6 +41,7 @@ export interface ProviderDef {
 
 const field = (name: string, description: string, minLength = 8, maxLength = 512): CredentialField => ({ name, description, minLength, maxLength });
 
+/** The provider definitions by id. */
 export const PROVIDERS: Record<ByolProvider, ProviderDef> = {
   drugbank: {
     id: 'drugbank',

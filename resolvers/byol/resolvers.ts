@@ -41,6 +41,7 @@ export function keyringOf(config: Config): Keyring {
 
 const withFields = (status: VaultStatus) => ({ ...status, credentialFields: PROVIDERS[status.provider].fields.map((f) => f.name) });
 
+/** Query and Mutation resolvers of the BYOL domain. */
 export const byolResolvers = {
   Query: {
     byolStatus: async (_: unknown, args: { provider: string }, ctx: RequestContext) =>

@@ -29,11 +29,13 @@ export function turnCost(inputChars: number): number {
   return Math.max(1, Math.ceil(inputChars / CHARS_PER_ANSWER));
 }
 
+/** The UTC calendar month `now` falls in (its first day) and when the next one starts. */
 export function monthWindow(now: Date): { monthStart: string; resets: Date } {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   return { monthStart: start.toISOString().slice(0, 10), resets: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
 }
 
+/** Answers taken for one turn and where from, so a failed turn can give them back. */
 export interface Reservation {
   accountId: string;
   monthStart: string;
@@ -44,6 +46,7 @@ export interface Reservation {
   resets: Date;
 }
 
+/** Either a reservation, or the figures the 402 reports. */
 export type ReserveOutcome =
   | { granted: true; reservation: Reservation }
   | { granted: false; included: number; allowanceLeft: number; packCredits: number; resets: Date };

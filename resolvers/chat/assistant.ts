@@ -16,11 +16,13 @@ export const MAX_TURN_CHARS = 32_000;
 /** Model rounds that may call tools before a final answer is demanded. */
 const MAX_TOOL_ROUNDS = 4;
 
+/** A validated turn: the question and the client-held history. */
 export interface Turn {
   message: string;
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
+/** Instructions every model turn starts with: tools first, cite records, no medical advice or PHI. */
 export const SYSTEM_PROMPT = [
   'You are drugref\'s catalogue assistant. Answer questions about medicinal products, substances, ATC classes, interactions and prices',
   'only from what the provided tools return; call tools rather than relying on memory, and say plainly when the catalogue has no answer.',
@@ -57,12 +59,14 @@ export function turnChars(turn: Turn): number {
   return turn.message.length + turn.history.reduce((n, h) => n + h.content.length, 0);
 }
 
+/** One cited operation: the tool, its REST path and the records it returned. */
 export interface Citation {
   tool: string;
   path: string;
   records: CitedRecord[];
 }
 
+/** What a turn produced, before usage figures are added. */
 export interface TurnResult {
   answer: string;
   citations: Citation[];

@@ -13,6 +13,7 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** A tool call the model asked for. */
 export interface ToolCall {
   id: string;
   name: string;
@@ -20,11 +21,13 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** One message of the conversation sent to the model. */
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
   | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
+/** One completion request: messages, offered tools and whether tools may be called. */
 export interface ModelRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
@@ -32,11 +35,13 @@ export interface ModelRequest {
   toolChoice: 'auto' | 'none';
 }
 
+/** The model's reply: final text, or tool calls to run first. */
 export interface ModelReply {
   content: string | null;
   toolCalls: ToolCall[];
 }
 
+/** Any chat model the assistant can use. */
 export interface ModelProvider {
   /** `openai-compatible` or `local`. */
   readonly provider: string;

@@ -6,6 +6,7 @@ import type { Database } from '../../platform/db.ts';
 import { addPackCredits } from './allowance.ts';
 import type { CheckoutSession, PaidCheckout, PaymentProvider } from './payment.ts';
 
+/** A prepaid pack offer: answers, price and the checkout line label. */
 export interface PackOffer {
   id: string;
   answers: number;
@@ -20,6 +21,7 @@ export const PACKS: Record<string, PackOffer> = {
   answers_500: { id: 'answers_500', answers: 500, amountCents: 6_000, currency: 'USD', label: 'drugref AI answers: 500-answer pack' },
 };
 
+/** The order id and the hosted checkout the buyer is sent to. */
 export interface StartedCheckout {
   orderId: string;
   session: CheckoutSession;

@@ -7,6 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request } from 'undici';
 
+/** What a one-off hosted checkout is opened for. */
 export interface CheckoutRequest {
   orderId: string;
   accountId: string;
@@ -17,6 +18,7 @@ export interface CheckoutRequest {
   cancelUrl: string;
 }
 
+/** The provider's checkout session: its id and the hosted page URL. */
 export interface CheckoutSession {
   sessionId: string;
   url: string;
@@ -29,6 +31,7 @@ export interface PaidCheckout {
   orderId: string | null;
 }
 
+/** A callback is invalid (bad signature), or valid and maybe reporting a paid checkout. */
 export type CallbackOutcome = { valid: false } | { valid: true; paid: PaidCheckout | null };
 
 export interface PaymentProvider {

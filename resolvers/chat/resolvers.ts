@@ -91,6 +91,7 @@ async function checkoutCallback(_: unknown, args: { callback: { raw?: unknown; h
   return { received: true, ...result };
 }
 
+/** Mutation resolvers of the chat domain. */
 export const chatResolvers = {
   Mutation: {
     chat: chatTurn,

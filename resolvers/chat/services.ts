@@ -12,6 +12,7 @@ import type { PaymentProvider } from './payment.ts';
 import { createChatTools } from './tools.ts';
 import type { ChatTools, ToolSource } from './tools.ts';
 
+/** The chat domain's app-level services. */
 export interface ChatServices {
   model: ModelProvider;
   tools: ChatTools;

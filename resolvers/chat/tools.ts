@@ -29,6 +29,7 @@ export interface CitedRecord {
   name?: string;
 }
 
+/** The result of one tool call. */
 export interface ToolOutcome {
   ok: boolean;
   /** JSON text handed back to the model. */
@@ -39,6 +40,7 @@ export interface ToolOutcome {
   body: unknown;
 }
 
+/** The tools of one caller: what to offer the model, and running one call. */
 export interface ChatTools {
   list(ctx: RequestContext): ToolSpec[];
   call(name: string, rawArguments: string, ctx: RequestContext): Promise<ToolOutcome>;
