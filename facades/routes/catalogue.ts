@@ -12,7 +12,10 @@ export function implicitCountryHeaders(input: RouteInput): Record<string, string
 }
 
 export const SOURCES = 'meta { sources { id name country lastSyncedAt schemaState demo } notice }';
-export const DRUG_ROW = 'id productName substanceName country atcCode brand doseForm marketingStatus matchedBy';
+/** A drug in a list (equivalents, class and substance members). */
+export const DRUG_ITEM = 'id productName substanceName country atcCode brand doseForm marketingStatus';
+/** A search row: a list item plus how it matched. */
+export const DRUG_ROW = `${DRUG_ITEM} matchedBy`;
 export const PACK = 'id description units unit marketingStatus identifiers { system code } prices { kind amount currency validFrom } sl';
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
   reimbursementRatePercent ingredients { unii name moietyUnii strengthValue strengthUnit } identifiers { system code packId }
@@ -34,7 +37,7 @@ const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!) { drugByCode(s
 const DRUG_STATUSES = [200, 401, 403, 404, 422];
 const PRICING = 'country basis packs { drugId productName packId description units prices { kind amount currency validFrom } sl }';
 const SUBSTANCE = `unii name names provisional moietyUnii moiety { unii name } salts { unii name } formula smiles inchikey rxcui
-  atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ROW} } ${SOURCES}`;
+  atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ITEM} } ${SOURCES}`;
 
 export const catalogueRoutes: RouteDef[] = [
   {
@@ -106,8 +109,8 @@ export const catalogueRoutes: RouteDef[] = [
       properties: { per_country: { type: 'integer', minimum: 1, maximum: 50, default: 3, description: 'Products listed per country, 1 to 50.' } },
     },
     document: `query ($id: ID!, $perCountry: Int) { drugEquivalents(id: $id, perCountry: $perCountry) {
-      drug { ${DRUG_ROW} } basis perCountry
-      sameMedicine { country count drugs { ${DRUG_ROW} } } sameSubstance { country count drugs { ${DRUG_ROW} } } ${SOURCES} } }`,
+      drug { ${DRUG_ITEM} } basis perCountry
+      sameMedicine { country count drugs { ${DRUG_ITEM} } } sameSubstance { country count drugs { ${DRUG_ITEM} } } ${SOURCES} } }`,
     notFound: 'Drug',
     statuses: DRUG_STATUSES,
     mcp: {

@@ -1,6 +1,6 @@
 /** Route-table entries of the ATC tree and of therapeutic classes on every axis. */
 import { CLASS_SYSTEMS, JURISDICTIONS } from '../../workers/ingest/snapshot.ts';
-import { DRUG_ROW, implicitCountryHeaders } from './catalogue.ts';
+import { DRUG_ITEM, implicitCountryHeaders } from './catalogue.ts';
 import type { RouteDef } from './types.ts';
 
 const ATC_CODE = {
@@ -29,7 +29,7 @@ const PAGE = {
 const SOURCES = 'meta { sources { id name country lastSyncedAt schemaState demo } notice }';
 const DDD = 'ddd { value unit route note }';
 const ATC_NODE = `code name level ancestors { code name level } ${DDD} ${SOURCES}`;
-const DRUG_PAGE = `system code label country total limit offset results { ${DRUG_ROW} } ${SOURCES}`;
+const DRUG_PAGE = `system code label country total limit offset results { ${DRUG_ITEM} } ${SOURCES}`;
 const CLASS_ROW = 'system code label level drugCount substanceCount marketCount';
 const CLASS_STATUSES = [200, 304, 401, 403, 404, 422];
 
