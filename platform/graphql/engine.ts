@@ -9,7 +9,7 @@ import { envelop, useEngine, useSchema } from '@envelop/core';
 import type { Plugin } from '@envelop/core';
 
 export interface Engine {
-  /** The envelop factory, shared with the public GraphQL endpoint (graphql-yoga). */
+  /** The envelop factory, shared with the public GraphQL endpoint. */
   getEnveloped: ReturnType<typeof envelop>;
   schema: GraphQLSchema;
   /** Parses and validates a document; throws at start when a route's document is wrong. */
