@@ -28,7 +28,7 @@ import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApi } from './rest/openapi.ts';
 import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
-import { createServices } from './services.ts';
+import { closeServices, createServices } from './services.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -70,7 +70,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const engine = createEngine(buildInternalSchema());
-  const deps: AppDeps = { config, db, now, services: options.services ?? createServices(config, db, logger) };
+  const services = options.services ?? createServices(config, db, logger);
+  // Services the app built itself are the app's to release; passed-in ones stay the caller's.
+  if (!options.services) app.addHook('onClose', () => closeServices(services));
+  const deps: AppDeps = { config, db, now, services };
   const routes = compileRoutes(engine, ROUTES);
   const guard = createGuard(db, now, new KeyCache(config.keyCacheTtlMs, now), config.upgradeUrl);
   await app.register(pipelinePlugin, { guard, db, now });

@@ -18,3 +18,8 @@ export function createServices(config: Config, db: Database, log: Logger): Servi
     upstream: new UpstreamClient({ config: config.upstream, db, log }),
   };
 }
+
+/** Releases what the services hold open (the upstream HTTP agent), for a clean shutdown. */
+export async function closeServices(services: Services): Promise<void> {
+  await services.upstream?.close();
+}

@@ -10,7 +10,7 @@ import type { Role } from '../../platform/config.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { loggerOptions } from '../../platform/logger.ts';
 import { buildApp } from '../../facades/app.ts';
-import { createServices } from '../../facades/services.ts';
+import { closeServices, createServices } from '../../facades/services.ts';
 import { startWorkers } from '../../workers/index.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { ensureDemoAccount, ensureDemoCatalogue } from '../demo.ts';
@@ -46,6 +46,7 @@ async function serve(role: Role): Promise<number> {
   log.info({ signal }, 'shutting down');
   await app?.close();
   await workers?.close();
+  await closeServices(services);
   await db.close();
   log.info('stopped');
   return 0;
