@@ -135,6 +135,8 @@ export async function validatePrescription(ctx: RequestContext, proposed: DrugRe
     ...proposedDrugs.flatMap((d) => [...allergyReasons(d, allergies), ...contextReasons(d, context), ...duplicateReasons(d, drugs, proposed.length)]),
     ...drugs.filter((d) => !d.resolved).map((d): Reason => ({ kind: 'unresolved', level: 'caution', proposedIndex: d.index < proposed.length ? d.index : -1, atcCode: null,
       message: `${d.index < proposed.length ? `proposed[${d.index}]` : `current[${d.index - proposed.length}]`} could not be resolved and was not screened.`, related: null })),
+    ...allergies.filter((a) => !a.resolved).map((a): Reason => ({ kind: 'unresolved', level: 'caution', proposedIndex: -1, atcCode: null,
+      message: `allergies[${a.index}] could not be resolved, so it was not checked.`, related: `allergies[${a.index}]` })),
   ];
   return {
     decision: decisionOf(reasons),

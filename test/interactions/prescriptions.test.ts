@@ -39,6 +39,8 @@ describe('POST /v1/prescriptions/validate', () => {
     const cls = (await validate({ proposed: ['phenoxymethylpenicillin'], context: { allergies: ['J01C'] } })).json<Assessment>();
     expect(cls.decision).toBe('contraindicated');
     expect(cls.reasons[0]).toMatchObject({ kind: 'class_allergy', related: 'allergies[0]' });
+    const unknown = (await validate({ proposed: ['paracetamol'], context: { allergies: ['no such allergen'] } })).json<Assessment>();
+    expect(unknown).toMatchObject({ decision: 'caution', reasons: [{ kind: 'unresolved', proposed_index: -1, related: 'allergies[0]' }] });
     const cross = (await validate({ proposed: ['cefalexin'], context: { allergies: ['amoxicillin'] } })).json<Assessment>();
     expect(cross).toMatchObject({ decision: 'caution', reasons: [{ kind: 'class_allergy', level: 'caution' }] });
   });
