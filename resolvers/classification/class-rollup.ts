@@ -44,31 +44,45 @@ const ORDER_BY: Record<ClassSort, string> = {
 
 const LEVELS = `unnest('{1,3,4,5,7}'::int[])`;
 
-/** $1 system, $2 code; the rollup rows of every class, or of one when $2 is given. */
+/**
+ * $1 system, $2 code; the rollup rows of every class, or of one when $2 is given.
+ * Products are counted once per (ATC code, country) in `by_code`, a single pass over
+ * `products`; every rollup then sums those groups, because a product has one ATC code and
+ * distinct codes are disjoint product sets. Expanding each product to its five prefixes
+ * instead would aggregate five rows per product on every request.
+ */
 const ROLLUP = `
+  cls_codes AS (
+    SELECT DISTINCT sc.system, sc.code, a AS atc
+      FROM substance_classes sc JOIN substances s ON s.unii = sc.unii CROSS JOIN unnest(s.atc_codes) AS a
+     WHERE ($1::text IS NULL OR sc.system = $1) AND ($2::text IS NULL OR sc.code = $2)),
+  by_code AS (
+    SELECT p.atc_code AS code, p.country, count(*)::int AS n FROM products p
+     WHERE p.atc_code IS NOT NULL
+       AND ($2::text IS NULL OR ($1 = 'atc' AND p.atc_code LIKE $2 || '%') OR ($1 <> 'atc' AND p.atc_code IN (SELECT atc FROM cls_codes)))
+     GROUP BY 1, 2),
   atc_p AS (
-    SELECT left(p.atc_code, l) AS code, count(DISTINCT p.id) AS drugs, count(DISTINCT p.country) AS markets,
-           array_agg(DISTINCT p.country) AS countries
-      FROM products p CROSS JOIN ${LEVELS} AS l
-     WHERE ($1::text IS NULL OR $1 = 'atc') AND p.atc_code IS NOT NULL AND length(p.atc_code) >= l
-       AND ($2::text IS NULL OR left(p.atc_code, l) = $2)
+    SELECT left(b.code, l) AS code, sum(b.n)::int AS drugs, count(DISTINCT b.country)::int AS markets,
+           array_agg(DISTINCT b.country) AS countries
+      FROM by_code b CROSS JOIN ${LEVELS} AS l
+     WHERE ($1::text IS NULL OR $1 = 'atc') AND length(b.code) >= l AND ($2::text IS NULL OR left(b.code, l) = $2)
      GROUP BY 1),
   atc_s AS (
     SELECT left(a, l) AS code, count(DISTINCT s.moiety_unii) AS substances
       FROM substances s CROSS JOIN unnest(s.atc_codes) AS a CROSS JOIN ${LEVELS} AS l
      WHERE ($1::text IS NULL OR $1 = 'atc') AND length(a) >= l AND ($2::text IS NULL OR left(a, l) = $2)
      GROUP BY 1),
-  cls_p AS (
-    SELECT pc.system, pc.code, p.id, p.country FROM product_classes pc JOIN products p ON p.id = pc.product_id
+  -- Non-ATC axes: products reached through the class's substances' ATC codes, plus products
+  -- the register puts in the class directly whose code is not already among those.
+  cls_groups AS (
+    SELECT cc.system, cc.code, b.country, b.n FROM cls_codes cc JOIN by_code b ON b.code = cc.atc
+    UNION ALL
+    SELECT pc.system, pc.code, p.country, 1 FROM product_classes pc JOIN products p ON p.id = pc.product_id
      WHERE ($1::text IS NULL OR pc.system = $1) AND ($2::text IS NULL OR pc.code = $2)
-    UNION
-    SELECT sc.system, sc.code, p.id, p.country
-      FROM substance_classes sc JOIN substances s ON s.unii = sc.unii
-      CROSS JOIN unnest(s.atc_codes) AS a JOIN products p ON p.atc_code = a
-     WHERE ($1::text IS NULL OR sc.system = $1) AND ($2::text IS NULL OR sc.code = $2)),
+       AND NOT EXISTS (SELECT 1 FROM cls_codes cc WHERE cc.system = pc.system AND cc.code = pc.code AND cc.atc = p.atc_code)),
   cls_pa AS (
-    SELECT system, code, count(DISTINCT id) AS drugs, count(DISTINCT country) AS markets, array_agg(DISTINCT country) AS countries
-      FROM cls_p GROUP BY 1, 2),
+    SELECT system, code, sum(n)::int AS drugs, count(DISTINCT country)::int AS markets, array_agg(DISTINCT country) AS countries
+      FROM cls_groups GROUP BY 1, 2),
   cls_s AS (
     SELECT sc.system, sc.code, count(DISTINCT s.moiety_unii) AS substances
       FROM substance_classes sc JOIN substances s ON s.unii = sc.unii
