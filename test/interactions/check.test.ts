@@ -57,6 +57,16 @@ describe('POST /v1/interactions/check', () => {
     expect(res.headers['x-ratelimit-remaining']).toBe('149999');
   });
 
+  it.each([
+    ['developer', 'plan_does_not_include'], ['pro', 'plan_does_not_include'], ['starter', 'plan_does_not_include'], ['growth', null], ['enterprise', null],
+  ] as const)('gives the %s tier the open rows and locked.why %s for the licensed ones', async (tier, why) => {
+    const body = (await check(await t.key({ tier }), ['methotrexate', 'trimethoprim', 'ibuprofen'])).json<Check>();
+    const open = body.interactions.filter((r) => !r.commercial);
+    expect(open.map((r) => r.rule.key).sort()).toEqual(['J01EA01~L04AX03', 'L04AX03~M01A']);
+    expect(body.interactions.filter((r) => r.commercial)).toHaveLength(why ? 0 : 2);
+    expect(body.locked).toEqual(why ? { count: 2, why } : { count: 0, why: null });
+  });
+
   it('withholds licensed rows with no_credit_left when the quota is used up, still answering the open rows', async () => {
     const key = await t.key({ tier: 'growth' });
     const { rows } = await t.db.query<{ account_id: string }>(
