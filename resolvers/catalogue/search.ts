@@ -47,6 +47,25 @@ const FILTERS = `($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p
 const NAME_FILTERS = `($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3)`;
 
 /**
+ * The substances a UNII or `rxcui:` reading stands for: every salt and ester of the same
+ * active moiety, with their ingredient-row count; null when q has no such reading (a
+ * query reads as one UNII or one rxcui at most).
+ */
+async function substancesOfCode(db: Queryable, candidates: CodeCandidate[]): Promise<{ uniis: string[]; rows: number; rank: number } | null> {
+  const rank = candidates.findIndex((c) => c.system === 'unii' || c.system === 'rxcui');
+  if (rank < 0) return null;
+  const { system, code } = candidates[rank]!;
+  const { rows } = await db.query<{ uniis: string[]; n: number }>(
+    `WITH subst AS (
+       SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
+        WHERE ($1 = 'unii' AND s.unii = $2) OR ($1 = 'rxcui' AND s.rxcui = $2))
+     SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis))::int AS n FROM subst`,
+    [system, code],
+  );
+  return { uniis: rows[0]?.uniis ?? [], rows: rows[0]?.n ?? 0, rank };
+}
+
+/**
  * Drugs found by any reading of q as a code. Identifier systems match the identifiers
  * table; ATC readings are a prefix scan of products; UNII and rxcui readings find the
  * products whose ingredients fold to the same active moiety.
@@ -54,17 +73,12 @@ const NAME_FILTERS = `($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL
 async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number) {
   const atcCandidate = candidates.findIndex((c) => c.system === 'atc');
   const ids = candidates.map((c, rank) => ({ ...c, rank })).filter((c) => c.system !== 'atc');
+  const substances = await substancesOfCode(db, candidates);
+  const branch = substanceBranch((substances?.rows ?? 0) > DENSE_SUBSTANCE_ROWS, { uniis: '$9', rank: '$10::int', filters: FILTERS, limit: '$8' });
   // Each branch is filtered and cut to `limit` in its own order before the merge, so a
   // broad code (an ATC class over thousands of products) never sorts its whole match set.
   const { rows } = await db.query<Row>(
     `WITH cand AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) AS c(system, code, rank)),
-     -- Two lookups rather than one OR, so each reading uses its own index.
-     subst AS (
-       SELECT m.unii, min(x.rank) AS rank FROM (
-           SELECT s.moiety_unii, c.rank FROM cand c JOIN substances s ON c.system = 'unii' AND s.unii = c.code
-           UNION ALL
-           SELECT s.moiety_unii, c.rank FROM cand c JOIN substances s ON c.system = 'rxcui' AND s.rxcui = c.code) x
-         JOIN substances m ON m.moiety_unii = x.moiety_unii GROUP BY m.unii),
      hits AS (
        (SELECT p.id, min(c.rank) AS rank FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
           JOIN products p ON p.id = i.drug_id WHERE ${FILTERS}
@@ -73,15 +87,14 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
        (SELECT p.id, $4::int FROM products p WHERE $5::text IS NOT NULL AND p.atc_code LIKE $5 AND ${FILTERS}
          ORDER BY lower(p.product_name), p.id LIMIT $8)
        UNION ALL
-       (SELECT p.id, min(s.rank) FROM subst s JOIN product_ingredients pi ON pi.unii = s.unii JOIN products p ON p.id = pi.product_id
-         WHERE ${FILTERS} GROUP BY p.id ORDER BY 2, min(lower(p.product_name)), p.id LIMIT $8)),
+       (${branch})),
      best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
      SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
       ORDER BY b.rank, lower(p.product_name), p.id LIMIT $8`,
     [
       ids.map((c) => c.system), ids.map((c) => c.code), ids.map((c) => c.rank),
       atcCandidate, atcCandidate >= 0 ? `${escapeLike(candidates[atcCandidate]!.code)}%` : null,
-      country, atc, limit,
+      country, atc, limit, substances?.uniis ?? [], substances?.rank ?? 0,
     ],
   );
   return rows.map((r) => ({ ...toDrug(r), matchedBy: labelOf(candidates[r.rank]!) }));
@@ -90,20 +103,25 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
 /** Above this many ingredient rows a substance is "common": walk products in name order instead of joining them all. */
 const DENSE_SUBSTANCE_ROWS = 2000;
 
-/** Product rows of the matched substances, by one of two plans chosen on their number. */
-const SUBSTANCE_BRANCH = {
-  // Rare substances: collect their few products first, then fetch each by primary key and
-  // sort. MATERIALIZED and the LATERAL ... OFFSET 0 fence keep the planner, which cannot
-  // estimate the array, from walking or hashing every product of the country instead.
-  sparse: `WITH m AS MATERIALIZED (SELECT DISTINCT pi.product_id FROM product_ingredients pi WHERE pi.unii = ANY($6))
-           SELECT p.id, 1 AS rank FROM m CROSS JOIN LATERAL (
-             SELECT p.id, p.product_name FROM products p WHERE p.id = m.product_id AND ${NAME_FILTERS} OFFSET 0) p
-            ORDER BY lower(p.product_name), p.id LIMIT $5`,
-  // Common substances: walk the (country, lower(name)) index and stop at the limit.
-  dense: `SELECT p.id, 1 AS rank FROM products p
-           WHERE EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND pi.unii = ANY($6)) AND ${NAME_FILTERS}
-           ORDER BY lower(p.product_name), p.id LIMIT $5`,
-};
+/**
+ * Products containing any of the substances in `uniis` (a parameter), cut to `limit`, by
+ * one of two plans chosen on how many ingredient rows they have:
+ * - sparse: collect the few products first, then fetch each by primary key and sort
+ *   (MATERIALIZED and the LATERAL ... OFFSET 0 fence keep the planner, which cannot
+ *   estimate the array, from walking or hashing every product of the country instead);
+ * - dense: walk the (country, lower(name)) index in name order and stop at the limit.
+ */
+function substanceBranch(dense: boolean, p: { uniis: string; rank: string; filters: string; limit: string }): string {
+  if (dense) {
+    return `SELECT p.id, ${p.rank} AS rank FROM products p
+             WHERE EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND pi.unii = ANY(${p.uniis})) AND ${p.filters}
+             ORDER BY lower(p.product_name), p.id LIMIT ${p.limit}`;
+  }
+  return `WITH m AS MATERIALIZED (SELECT DISTINCT pi.product_id FROM product_ingredients pi WHERE pi.unii = ANY(${p.uniis}))
+          SELECT p.id, ${p.rank} AS rank FROM m CROSS JOIN LATERAL (
+            SELECT p.id, p.product_name FROM products p WHERE p.id = m.product_id AND ${p.filters} OFFSET 0) p
+           ORDER BY lower(p.product_name), p.id LIMIT ${p.limit}`;
+}
 
 /** Substances whose name matches, folded to every salt of their moieties, and how many ingredient rows they have. */
 async function matchingSubstances(db: Queryable, pattern: string): Promise<{ uniis: string[]; rows: number }> {
@@ -128,7 +146,7 @@ async function searchByName(db: Queryable, q: string, country: string | null, at
   const text = escapeLike(q.toLowerCase());
   const pattern = q.length >= 3 ? `%${text}%` : `${text}%`;
   const substances = await matchingSubstances(db, pattern);
-  const branch = substances.rows > DENSE_SUBSTANCE_ROWS ? SUBSTANCE_BRANCH.dense : SUBSTANCE_BRANCH.sparse;
+  const branch = substanceBranch(substances.rows > DENSE_SUBSTANCE_ROWS, { uniis: '$6', rank: '1', filters: NAME_FILTERS, limit: '$5' });
   const { rows } = await db.query<Row>(
     `WITH hits AS (
        -- No ORDER BY/LIMIT here: a cut branch tempts the planner into walking the country

@@ -170,5 +170,9 @@ describe('GET /v1/drugs (typeahead search)', () => {
       ['Schmerzmittel 0002', 'substance_name'],
       ['Schmerzmittel 0003', 'substance_name'],
     ]);
+    const unii = (await get('q=WK2XYI10QM&country=DE&limit=3')).json();
+    expect(unii.results.map((r: { product_name: string; matched_by: string }) => [r.product_name, r.matched_by])).toEqual([
+      ['IBUFLAM 400 mg Filmtabletten', 'unii'], ['Ibuprofen AL 400', 'unii'], ['Schmerzmittel 0001', 'unii'],
+    ]);
   });
 });
