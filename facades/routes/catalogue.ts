@@ -153,7 +153,8 @@ export const catalogueRoutes: RouteDef[] = [
       drug { ${DRUG_FULL} }
       information { lang title indications contraindications warnings boxedWarning adverseReactions drugInteractions }
       swissPricing { ${PRICING} } usPricing { ${PRICING} } packPrices { ${PACK} }
-      interactions adverseEventSignal availability { country count } unavailable { section reason } ${SOURCES} } }`,
+      interactions { atcCode total withheldLicensed rules { partnerCode partnerLabel severity evidence description licence attributions } }
+      adverseEventSignal availability { country count } unavailable { section reason } ${SOURCES} } }`,
     notFound: 'Drug',
     statuses: DRUG_STATUSES,
     mcp: {

@@ -18,7 +18,7 @@ export const REASONS = {
   information: 'No monograph (product information) is held for this product in de, fr, it or en.',
   swissPricing: 'No priced Swiss pack of this product or of the same medicine (substances, strength, form, route) is in the catalogue.',
   usPricing: 'No priced US pack of this product or of the same medicine is in the catalogue; the FDA NDC directory publishes no prices.',
-  interactions: 'No interaction knowledge base is part of the catalogue yet; screen pairs with POST /v1/interactions/check.',
+  interactions: 'No open rule of the interaction table covers this product\'s ATC code (or it has none); licensed rules are screened by POST /v1/interactions/check.',
   adverseEventSignal: 'No adverse-event reporting source (such as FAERS) is ingested yet, so no signal is computed.',
 } as const;
 export type Section = keyof typeof REASONS;

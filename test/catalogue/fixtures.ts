@@ -249,6 +249,36 @@ export async function seedCatalogue(db: Queryable): Promise<void> {
   await seedMonographs(db);
 }
 
+/**
+ * Interaction rules covering ibuprofen: two open rules (one class-level whose partner is
+ * in the ATC tree, one whose partner is not) and one commercially licensed rule.
+ */
+export async function seedInteractions(db: Queryable): Promise<void> {
+  await db.query(`INSERT INTO sources (id, name, country, refresh_interval_hours, last_synced_at) VALUES ('drugref-interactions', 'drugref interaction table', NULL, 720, now())`);
+  await db.query(
+    `INSERT INTO interaction_licences (id, name, url, commercial, source) VALUES
+       ('cc-by-nc-4.0', 'CC BY-NC 4.0', 'https://creativecommons.org/licenses/by-nc/4.0/', false, 'drugref-interactions'),
+       ('commercial', 'drugref commercial licence', NULL, true, 'drugref-interactions')`,
+  );
+  const open: Array<[string, string, string, string, string, string]> = [
+    ['nsaid-vka', 'M01A', 'B01AA', 'major', 'established', 'NSAIDs raise the bleeding risk of vitamin K antagonists.'],
+    ['nsaid-dhp', 'C08CA', 'M01A', 'moderate', 'probable', 'NSAIDs can blunt the antihypertensive effect of dihydropyridines.'],
+  ];
+  for (const [key, a, b, severity, evidence, description] of open) {
+    await db.query(
+      `INSERT INTO interaction_rules (source, natural_key, a_code, b_code, severity, evidence, description, licence, attributions, record, content_hash)
+       VALUES ('drugref-interactions', $1, $2, $3, $4, $5, $6, 'cc-by-nc-4.0', $7, '{}', $1)`,
+      [key, a, b, severity, evidence, description, JSON.stringify(['drugref reviewed interaction table'])],
+    );
+  }
+  await db.query(
+    `INSERT INTO interaction_rules_licensed (source, natural_key, a_code, b_code, severity, evidence, description, mechanism, management,
+                                             licence, attributions, record, content_hash)
+     VALUES ('drugref-interactions', 'ibu-para', 'M01AE01', 'N02BE01', 'minor', 'theoretical', 'Additive analgesia.', 'Different targets.',
+             'No action needed.', 'commercial', '[]', '{}', 'ibu-para')`,
+  );
+}
+
 /** Extra products for the round-trip test: `n` generic ibuprofen products in CH with packs. */
 export async function seedManyIbuprofen(db: Queryable, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {

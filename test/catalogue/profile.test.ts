@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { IDS, seedCatalogue } from './fixtures.ts';
+import { IDS, seedCatalogue, seedInteractions } from './fixtures.ts';
 
 describe('GET /v1/drugs/{id}/profile', () => {
   let t: TestApp;
@@ -11,6 +11,7 @@ describe('GET /v1/drugs/{id}/profile', () => {
   beforeAll(async () => {
     t = await startTestApp();
     await seedCatalogue(t.db);
+    await seedInteractions(t.db);
     key = await t.key({ tier: 'enterprise' });
   });
   afterAll(() => t.close());
@@ -36,11 +37,19 @@ describe('GET /v1/drugs/{id}/profile', () => {
       { country: 'CH', count: 2 }, { country: 'DE', count: 2 }, { country: 'FR', count: 1 }, { country: 'IT', count: 1 }, { country: 'US', count: 1 },
     ]);
     expect(body.us_pricing).toBeNull();
-    expect(body.interactions).toBeNull();
+    expect(body.interactions).toEqual({
+      atc_code: 'M01AE01', total: 2, withheld_licensed: 1,
+      rules: [
+        { partner_code: 'B01AA', partner_label: null, severity: 'major', evidence: 'established', description: 'NSAIDs raise the bleeding risk of vitamin K antagonists.',
+          licence: 'cc-by-nc-4.0', attributions: ['drugref reviewed interaction table'] },
+        { partner_code: 'C08CA', partner_label: 'Dihydropyridine derivatives', severity: 'moderate', evidence: 'probable',
+          description: 'NSAIDs can blunt the antihypertensive effect of dihydropyridines.', licence: 'cc-by-nc-4.0', attributions: ['drugref reviewed interaction table'] },
+      ],
+    });
     expect(body.adverse_event_signal).toBeNull();
-    expect(body.unavailable.map((u: { section: string }) => u.section)).toEqual(['us_pricing', 'interactions', 'adverse_event_signal']);
+    expect(body.unavailable.map((u: { section: string }) => u.section)).toEqual(['us_pricing', 'adverse_event_signal']);
     expect(body.unavailable[0].reason).toContain('FDA NDC directory publishes no prices');
-    expect(body._meta.sources.map((s: { id: string }) => s.id)).toEqual(['ch-sl']);
+    expect(body._meta.sources.map((s: { id: string }) => s.id)).toEqual(['ch-sl', 'drugref-interactions']);
   });
 
   it('prices the same medicine in the other market when the product is not sold there', async () => {
@@ -58,9 +67,24 @@ describe('GET /v1/drugs/{id}/profile', () => {
     const res = await get(`/v1/drugs/${IDS.unclassifiedDe}/profile`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ information: null, swiss_pricing: null, us_pricing: null, pack_prices: [], interactions: null, adverse_event_signal: null });
+    // Naproxen (M01AE02) falls under the M01A class rules: interactions are known even here.
+    expect(body).toMatchObject({ information: null, swiss_pricing: null, us_pricing: null, pack_prices: [], adverse_event_signal: null });
+    expect(body.interactions).toMatchObject({ atc_code: 'M01AE02', total: 2, withheld_licensed: 0 });
     expect(body.availability).toEqual([{ country: 'DE', count: 1 }, { country: 'FR', count: 1 }]);
-    expect(body.unavailable.map((u: { section: string }) => u.section)).toEqual(['information', 'swiss_pricing', 'us_pricing', 'interactions', 'adverse_event_signal']);
+    expect(body.unavailable.map((u: { section: string }) => u.section)).toEqual(['information', 'swiss_pricing', 'us_pricing', 'adverse_event_signal']);
+    const norvasc = (await get(`/v1/drugs/${IDS.norvascCh}/profile`)).json();
+    expect(norvasc.interactions).toMatchObject({ total: 1, rules: [{ partner_code: 'M01A', partner_label: 'ANTIINFLAMMATORY AND ANTIRHEUMATIC PRODUCTS, NON-STEROIDS' }] });
+    // Paracetamol has only a licensed rule: nothing listed, the withheld one counted.
+    const tylenol = (await get(`/v1/drugs/${IDS.tylenolUs}/profile`)).json();
+    expect(tylenol.interactions).toEqual({ atc_code: 'N02BE01', total: 0, withheld_licensed: 1, rules: [] });
+    // No rule of either kind covers omeprazole: the section is null and says why.
+    const { rows } = await t.db.query<{ id: string }>(
+      `INSERT INTO products (source, natural_key, country, product_name, atc_code, record, content_hash)
+       VALUES ('de-ifa', 'omeprazol-20', 'DE', 'Omeprazol 20 mg', 'A02BC01', '{}', 'omeprazol-20') RETURNING id`,
+    );
+    const omeprazole = (await get(`/v1/drugs/${rows[0]!.id}/profile`)).json();
+    expect(omeprazole.interactions).toBeNull();
+    expect(omeprazole.unavailable.find((u: { section: string }) => u.section === 'interactions').reason).toContain('No open rule');
   });
 
   it('answers 404, 422, 401 and 403', async () => {
