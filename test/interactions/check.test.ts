@@ -87,12 +87,12 @@ describe('POST /v1/interactions/check', () => {
     const { rows } = await t.db.query<{ id: string; code: string; system: string }>(
       `SELECT p.id, i.code, i.system FROM products p JOIN product_ingredients pi ON pi.product_id = p.id
          JOIN substances s ON s.unii = pi.unii JOIN identifiers i ON i.drug_id = p.id AND i.pack_id IS NOT NULL
-        WHERE s.moiety_unii = '5Q7ZVV76EI' AND i.system = 'gtin' ORDER BY p.id LIMIT 1`);
-    const warfarin = rows[0]!;
+        WHERE s.moiety_unii = 'AGG2FN16EV' AND i.system = 'gtin' ORDER BY p.id LIMIT 1`);
+    const simvastatin = rows[0]!;
     const key = await t.key({ tier: 'developer' });
-    const body = (await check(key, [warfarin.id, { system: 'gtin', code: warfarin.code }, warfarin.code, 'ibuprofen'])).json<Check>();
+    const body = (await check(key, [simvastatin.id, { system: 'gtin', code: simvastatin.code }, simvastatin.code, 'clarithromycin'])).json<Check>();
     expect(body.inputs.map((i) => i.matched_by)).toEqual(['id', 'gtin', 'gtin', 'substance_name']);
-    expect(body.inputs.every((i) => i.atc_codes.includes('B01AA03') || i.atc_codes.includes('M01AE01'))).toBe(true);
+    expect(body.inputs.every((i) => i.atc_codes.includes('C10AA01') || i.atc_codes.includes('J01FA09'))).toBe(true);
     expect(body.pairs_checked).toBe(1);
     expect(body.interactions).toHaveLength(1);
   });
