@@ -61,8 +61,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   await app.register(cors, CORS_OPTIONS);
+  // Only retry-after: x-ratelimit-remaining means account quota in this API, not a per-IP count.
+  const noLimitHeaders = { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false };
   await app.register(rateLimit, {
     global: false,
+    addHeadersOnExceeding: noLimitHeaders,
+    addHeaders: { ...noLimitHeaders, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
       new ApiError('rate_limited', `At most ${context.max} requests a minute per address; retry in ${Math.ceil(context.ttl / 1000)} s.`, {}, {
         'retry-after': String(Math.ceil(context.ttl / 1000)),

@@ -18,6 +18,8 @@ describe('the OpenAPI document', () => {
     expect(a.statusCode).toBe(200);
     expect(a.headers['content-type']).toMatch(/^application\/json/);
     expect(b.body).toBe(a.body);
+    // x-ratelimit-remaining means account quota here; the per-IP limit does not send it.
+    expect(a.headers['x-ratelimit-remaining']).toBeUndefined();
     const doc = a.json();
     expect(doc.openapi).toBe('3.1.0');
     const result = await new Validator().validate(doc);
