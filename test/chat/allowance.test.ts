@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { refundAnswers, reserveAnswers } from '../../resolvers/chat/allowance.ts';
-import { accountIdOf, seedAtc } from './helpers.ts';
+import { accountIdOf} from './helpers.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 
 describe('AI answer allowance', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t);
+    await seedAtcBranch(t.db);
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { accountIdOf, seedAtc, startFake, textCompletion, toolCompletion } from './helpers.ts';
+import { accountIdOf, startFake, textCompletion, toolCompletion } from './helpers.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 import type { FakeServer, Recorded } from './helpers.ts';
 
 const MODEL_KEY = 'sk-model-fakeKeyThatMustNotBeLogged';
@@ -17,7 +18,7 @@ describe('POST /v1/chat with the built-in deterministic assistant (no model conf
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t);
+    await seedAtcBranch(t.db);
     key = await t.key({ tier: 'growth' });
   });
   afterAll(() => t.close());
@@ -103,7 +104,7 @@ describe('POST /v1/chat through an OpenAI-compatible model', () => {
         : { status: 200, body: toolCompletion('get_atc_class', { code: 'N02BE01' }) };
     });
     t = await startTestApp({ config: { modelBaseUrl: `${model.url}/v1`, modelName: 'fake-model', modelApiKey: MODEL_KEY } });
-    await seedAtc(t);
+    await seedAtcBranch(t.db);
   });
   afterAll(async () => {
     await t.close();

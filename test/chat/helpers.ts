@@ -48,16 +48,6 @@ export function toolCompletion(name: string, args: Record<string, unknown>, id =
   };
 }
 
-export async function seedAtc(t: TestApp): Promise<void> {
-  await t.db.query(`INSERT INTO sources (id, name, refresh_interval_hours, last_synced_at, demo)
-                    VALUES ('who-atc', 'WHO ATC/DDD index', 8760, now(), false) ON CONFLICT DO NOTHING`);
-  await t.db.query(`INSERT INTO atc_nodes (code, name, level, parent_code, source) VALUES
-      ('N', 'NERVOUS SYSTEM', 1, NULL, 'who-atc'), ('N02', 'ANALGESICS', 2, 'N', 'who-atc'),
-      ('N02B', 'OTHER ANALGESICS AND ANTIPYRETICS', 3, 'N02', 'who-atc'), ('N02BE', 'Anilides', 4, 'N02B', 'who-atc'),
-      ('N02BE01', 'paracetamol', 5, 'N02BE', 'who-atc') ON CONFLICT DO NOTHING`);
-  await t.db.query(`INSERT INTO atc_ddd (code, value, unit, route) VALUES ('N02BE01', 3, 'g', 'O')`);
-}
-
 export async function accountIdOf(t: TestApp, key: string): Promise<string> {
   const { rows } = await t.db.query<{ account_id: string }>('SELECT account_id FROM api_keys WHERE last_four = $1', [key.slice(-4)]);
   return rows[0]!.account_id;

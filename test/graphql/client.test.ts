@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { seedAtc } from './seed.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 
 describe('POST /v1/graphql with graphql-request over a real socket', () => {
   let t: TestApp;
@@ -11,7 +11,7 @@ describe('POST /v1/graphql with graphql-request over a real socket', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t.db);
+    await seedAtcBranch(t.db);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     endpoint = `${address}/v1/graphql`;
     client = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${await t.key({ tier: 'starter' })}` } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { seedAtc } from './seed.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 
 const ATC_QUERY = 'query Node($code: String!) { atc(code: $code) { __typename code name level ancestors { code } ddd { value unit route } meta { sources { id lastSyncedAt schemaState } } } }';
 
@@ -11,7 +11,7 @@ describe('POST /v1/graphql', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t.db);
+    await seedAtcBranch(t.db);
     key = await t.key({ tier: 'pro' });
   });
   afterAll(() => t.close());

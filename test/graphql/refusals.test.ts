@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { PUBLIC_LIMITS } from '../../facades/graphql/rules.ts';
-import { seedAtc } from './seed.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 
 /** `atc(code) { parent { parent { ... code } } }` with `levels` nested parent fields. */
 function nestedParents(levels: number): string {
@@ -15,7 +15,7 @@ describe('POST /v1/graphql refusals (one query per rule)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t.db);
+    await seedAtcBranch(t.db);
     key = await t.key({ tier: 'enterprise' });
   });
   afterAll(() => t.close());

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { seedAtc } from '../graphql/seed.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 
 describe('POST /v1/mcp with the official MCP SDK client over a real socket', () => {
   let t: TestApp;
@@ -13,7 +13,7 @@ describe('POST /v1/mcp with the official MCP SDK client over a real socket', () 
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t.db);
+    await seedAtcBranch(t.db);
     url = new URL('/v1/mcp', await t.app.listen({ port: 0, host: '127.0.0.1' }));
     key = await t.key({ tier: 'starter' });
   });

@@ -4,7 +4,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { ROUTES } from '../../facades/routes/index.ts';
 import { MAX_TOOL_RESULT_CHARS, TRUNCATION_MARKER } from '../../facades/mcp/truncate.ts';
 import type { Scope } from '../../resolvers/accounts/tiers.ts';
-import { seedAtc } from '../graphql/seed.ts';
+import { seedAtcBranch } from '../helpers/seed.ts';
 import { mcpPost, rpc, toolText } from './helpers.ts';
 
 /** Tool names the route table offers to a key with these scopes. */
@@ -18,7 +18,7 @@ describe('MCP tools from the route table', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t.db);
+    await seedAtcBranch(t.db);
     // A label long enough that the node's JSON passes the 60,000-character cap.
     await t.db.query(`INSERT INTO atc_nodes (code, name, level, parent_code, source) VALUES ('N02BE99', $1, 5, 'N02BE', 'who-atc')`, ['x'.repeat(70_000)]);
     key = await t.key({ tier: 'enterprise' });
@@ -106,7 +106,7 @@ describe('MCP quota: only tools/call is metered', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await seedAtc(t.db);
+    await seedAtcBranch(t.db);
   });
   afterAll(() => t.close());
 
