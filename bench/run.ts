@@ -3,7 +3,8 @@
  * by default, `BENCH_DATABASE_URL` for PostgreSQL), measures each scenario with
  * autocannon against a bare-Fastify baseline measured in the same run, and prints a
  * Markdown table of req/s, latency, ratio to the baseline and SQL round trips per request.
- * Loops are bounded: BENCH_SECONDS (default 5) per scenario, loopback only.
+ * Loops are bounded: BENCH_SECONDS (default 5) per scenario, BENCH_CONNECTIONS (default 10)
+ * concurrent connections, loopback only.
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -20,7 +21,7 @@ import { SCENARIOS } from './scenarios.ts';
 import type { Scenario } from './scenarios.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 interface Row {
   name: string;
