@@ -30,7 +30,8 @@ async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, reque
     reply.header('etag', etag);
     if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   }
-  return reply.code(result.status).type('application/json; charset=utf-8').send(payload);
+  // A route may name its own JSON media type (FHIR answers are application/fhir+json).
+  return reply.code(result.status).type(result.headers['content-type'] ?? 'application/json; charset=utf-8').send(payload);
 }
 
 export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[]): void {
@@ -59,21 +60,26 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       scope.route(options);
     });
   }
-  registerMethodNotAllowed(app, routes.map((r) => ({ method: r.def.method, path: r.def.path })));
+  registerMethodNotAllowed(app, routes.map((r) => ({ method: r.def.method, path: r.def.path, advertised: !r.def.refuse })));
 }
 
 const VERBS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-/** For every known path, the verbs it does not serve answer 405 with `allow`. */
-export function registerMethodNotAllowed(app: FastifyInstance, served: Array<{ method: string; path: string }>): void {
-  const byPath = new Map<string, Set<string>>();
-  for (const { method, path } of served) {
-    const methods = byPath.get(path) ?? new Set<string>();
-    methods.add(method);
-    byPath.set(path, methods);
+/**
+ * For every known path, the verbs it does not serve answer 405 with `allow`. A verb that
+ * is routed only to refuse (`advertised: false`, e.g. POST /v1/byol/{provider} → 404)
+ * is not listed in `allow`.
+ */
+export function registerMethodNotAllowed(app: FastifyInstance, served: Array<{ method: string; path: string; advertised?: boolean }>): void {
+  const byPath = new Map<string, { methods: Set<string>; allowed: string[] }>();
+  for (const { method, path, advertised = true } of served) {
+    const entry = byPath.get(path) ?? { methods: new Set<string>(), allowed: [] };
+    entry.methods.add(method);
+    if (advertised) entry.allowed.push(method);
+    byPath.set(path, entry);
   }
-  for (const [path, methods] of byPath) {
-    const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].join(', ');
+  for (const [path, { methods, allowed }] of byPath) {
+    const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
     const others = VERBS.filter((v) => !methods.has(v));
     if (!others.length) continue;
     app.route({

@@ -87,6 +87,7 @@ export const catalogueRoutes: RouteDef[] = [
       const drug = data.drug as Record<string, unknown> | null;
       return input.query.format === 'fhir' ? drug?.fhir_medication : drug;
     },
+    headers: (input): Record<string, string> => (input.query.format === 'fhir' ? { 'content-type': 'application/fhir+json; charset=utf-8' } : {}),
     notFound: 'Drug',
     cacheable: true,
     statuses: [200, 304, 401, 403, 404, 422],

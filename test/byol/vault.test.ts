@@ -109,6 +109,14 @@ describe('BYOL vault: GET, PUT, DELETE /v1/byol/{provider}', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('answers other verbs with 405 and an allow header that leaves out the refused POST', async () => {
+    const key = await t.key();
+    const res = await t.app.inject({ method: 'PATCH', url: '/v1/byol/drugbank', headers: bearer(key) });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET, PUT, DELETE, HEAD');
+    expect(res.json().error).toBe('method_not_allowed');
+  });
+
   it('answers 403 forbidden with missing_scope below the growth tier', async () => {
     const starter = await t.key({ tier: 'starter' });
     const res = await t.app.inject({ url: '/v1/byol/drugbank', headers: bearer(starter) });

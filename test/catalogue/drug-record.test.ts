@@ -53,6 +53,7 @@ describe('GET /v1/drugs/{id}', () => {
   it('answers a FHIR R4 Medication with format=fhir', async () => {
     const res = await get(`/v1/drugs/${IDS.advilUs}?format=fhir`);
     expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
     const med = res.json();
     expect(med).toEqual({
       resourceType: 'Medication',
