@@ -28,6 +28,7 @@ import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApi } from './rest/openapi.ts';
 import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
+import { buildTools } from './mcp/tools.ts';
 import { closeServices, createServices } from './services.ts';
 
 export const API_VERSION = '1.0.0';
@@ -77,13 +78,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services = options.services ?? createServices(config, db, logger);
   // Services the app built itself are the app's to release; passed-in ones stay the caller's.
   if (!options.services) app.addHook('onClose', () => closeServices(services));
-  const deps: AppDeps = { config, db, now, services };
   const routes = compileRoutes(engine, ROUTES);
+  // One tool list for MCP and the assistant, built once at start.
+  const deps: AppDeps = { config, db, now, services, toolbox: { engine, tools: buildTools(routes) } };
   const guard = createGuard(db, now, new KeyCache(config.keyCacheTtlMs, now), config.upgradeUrl);
   await app.register(pipelinePlugin, { guard, db, now });
   registerRestRoutes(app, engine, deps, routes);
   registerPublicGraphql(app, engine, deps);
-  registerMcp(app, engine, deps, routes, API_VERSION);
+  registerMcp(app, deps, API_VERSION);
   registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS], config, API_VERSION);
   registerOperations(app, db);
   return app;

@@ -8,13 +8,12 @@ import type { Database } from '../platform/db.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Services } from '../resolvers/context.ts';
 import { createChatServices } from '../resolvers/chat/services.ts';
-import { routeToolSource } from './routes/chat.ts';
 import { UpstreamClient } from '../platform/upstream/client.ts';
 import '../resolvers/enrichment/upstream.ts';
 
 export function createServices(config: Config, db: Database, log: Logger): Services {
   return {
-    chat: createChatServices(config, routeToolSource()),
+    chat: createChatServices(config),
     upstream: new UpstreamClient({ config: config.upstream, db, log }),
   };
 }

@@ -7,6 +7,8 @@ import type { Config } from '../platform/config.ts';
 import type { Database } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from './accounts/keys.ts';
+import type { Engine } from '../platform/graphql/engine.ts';
+import type { McpTool } from '../facades/mcp/tools.ts';
 import { createLoaders } from './loaders.ts';
 import type { Loaders } from './loaders.ts';
 
@@ -17,12 +19,19 @@ import type { Loaders } from './loaders.ts';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Services {}
 
+/** The route-table tools of an app and the engine that runs them (MCP and the assistant). */
+export interface Toolbox {
+  engine: Engine;
+  tools: McpTool[];
+}
+
 /** What stays the same for every request of one app instance. */
 export interface AppDeps {
   config: Config;
   db: Database;
   now: Clock;
   services: Services;
+  toolbox: Toolbox;
 }
 
 export interface RequestContext extends AppDeps {

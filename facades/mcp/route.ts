@@ -4,9 +4,7 @@
  * counted inside the dispatcher, exactly once, like a REST request.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Engine } from '../../platform/graphql/engine.ts';
 import type { AppDeps } from '../../resolvers/context.ts';
-import type { CompiledRoute } from '../http/operation.ts';
 import { sendError, toApiError } from '../http/errors.ts';
 import type { OperationDoc } from '../routes/types.ts';
 import { registerMethodNotAllowed } from '../rest/register.ts';
@@ -15,7 +13,6 @@ import type { Caller, Dispatcher } from './dispatch.ts';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { checkBody, classify, MAX_BATCH, parseError, rpcError } from './jsonrpc.ts';
 import type { RpcAnswer } from './jsonrpc.ts';
-import { buildTools } from './tools.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -84,8 +81,8 @@ async function handle(dispatcher: Dispatcher, request: FastifyRequest, reply: Fa
 }
 
 /** Registers POST /v1/mcp (and 405 for other verbs, which the SDK client's GET probe expects). */
-export function registerMcp(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[], version: string): void {
-  const dispatcher = createDispatcher({ engine, deps, guard: app.guard, tools: buildTools(routes), version });
+export function registerMcp(app: FastifyInstance, deps: AppDeps, version: string): void {
+  const dispatcher = createDispatcher({ engine: deps.toolbox.engine, deps, guard: app.guard, tools: deps.toolbox.tools, version });
   app.post('/v1/mcp', {
     onRequest: app.guarded({ scope: null, metered: false }),
     errorHandler: mcpErrorHandler,

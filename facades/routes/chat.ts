@@ -5,12 +5,6 @@
  * through.
  */
 import { ApiError } from '../../platform/errors.ts';
-import { createEngine } from '../../platform/graphql/engine.ts';
-import { buildInternalSchema } from '../../resolvers/index.ts';
-import type { ToolSource } from '../../resolvers/chat/tools.ts';
-import { compileRoutes, runOperation } from '../http/operation.ts';
-import type { CompiledRoute } from '../http/operation.ts';
-import { ROUTES } from './index.ts';
 import type { RouteDef } from './types.ts';
 
 const ANSWER = `answer citations { tool path records } toolCalls { name arguments ok } model { provider name }
@@ -79,22 +73,3 @@ export const chatRoutes: RouteDef[] = [
     mcp: false,
   },
 ];
-
-/**
- * Route-table tools for the assistant. Compiled lazily on first use, from the table as it
- * is then (so every domain's `mcp` entries are present), on an engine of its own.
- */
-export function routeToolSource(): ToolSource {
-  let compiled: { engine: ReturnType<typeof createEngine>; routes: CompiledRoute[] } | null = null;
-  const load = () => {
-    if (!compiled) {
-      const engine = createEngine(buildInternalSchema());
-      compiled = { engine, routes: compileRoutes(engine, ROUTES.filter((r) => r.mcp && !r.refuse)) };
-    }
-    return compiled;
-  };
-  return {
-    routes: () => load().routes,
-    run: (route, input, ctx) => runOperation(load().engine, route, input, ctx),
-  };
-}

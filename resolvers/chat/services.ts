@@ -10,7 +10,7 @@ import type { ModelProvider } from './model.ts';
 import { StripeCheckout } from './payment.ts';
 import type { PaymentProvider } from './payment.ts';
 import { createChatTools } from './tools.ts';
-import type { ChatTools, ToolSource } from './tools.ts';
+import type { ChatTools } from './tools.ts';
 
 /** The chat domain's app-level services. */
 export interface ChatServices {
@@ -26,13 +26,13 @@ declare module '../context.ts' {
   }
 }
 
-/** Builds the chat services from config; `source` supplies the route-table tools. */
-export function createChatServices(config: Config, source: ToolSource): ChatServices {
+/** Builds the chat services from config; the tools come from each request's toolbox. */
+export function createChatServices(config: Config): ChatServices {
   const model = config.modelBaseUrl
     ? new OpenAiCompatibleModel({ baseUrl: config.modelBaseUrl, model: config.modelName, apiKey: config.modelApiKey, timeoutMs: config.modelTimeoutMs })
     : new LocalModel();
   const payments = config.paymentSecretKey
     ? new StripeCheckout({ baseUrl: config.paymentBaseUrl, secretKey: config.paymentSecretKey, webhookSecret: config.paymentWebhookSecret, timeoutMs: 15_000 })
     : null;
-  return { model, tools: createChatTools(source), payments };
+  return { model, tools: createChatTools(), payments };
 }
