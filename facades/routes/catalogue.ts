@@ -1,6 +1,6 @@
 /** Route-table entries of the catalogue: search, drug record, lookup, equivalents, monograph. */
 import { CH_DEFAULT_DEPRECATED_AT, deprecationHeaders } from '../http/deprecation.ts';
-import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../workers/ingest/snapshot.ts';
+import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
 import type { RouteDef, RouteInput } from './types.ts';
 
 /** Where the deprecated implicit `country=CH` default is explained. */

@@ -7,7 +7,7 @@
  * stored in the identifiers table, or null when the code is malformed for that system.
  * Adapters use the same functions, so stored and queried codes always agree.
  */
-import type { IdentifierSystem, LookupSystem } from '../../workers/ingest/snapshot.ts';
+import type { IdentifierSystem, LookupSystem } from './vocabulary.ts';
 import {
   isValidAic, isValidCip13, isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii, pzn8FromPzn7,
 } from './check-digits.ts';
@@ -331,6 +331,23 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
     const m = /^(?:rxcui:\s*)?0*(\d{1,9})$/i.exec(raw.trim());
     return m ? m[1]! : null;
   },
+  // French CIS: the 8-digit specialty code of the BDPM.
+  cis: (raw) => digits(raw, 8, 8),
+  // EU authorisation number of a centrally authorised product (`EU/1/yy/nnn`) or pack (`/ppp`).
+  eu_number: (raw) => {
+    const code = raw.replace(/\s+/g, '').toUpperCase();
+    return /^EU\/[12]\/\d{2}\/\d{3,4}(\/\d{3,4})?$/.test(code) ? code : null;
+  },
+  // EMA procedure number, e.g. `EMEA/H/C/000471`.
+  ema_procedure: (raw) => {
+    const code = raw.replace(/\s+/g, '').toUpperCase();
+    return /^EMEA\/[HV]\/C\/[A-Z0-9]+$/.test(code) ? code : null;
+  },
+  // dm+d concept ids of the other levels: SNOMED CT ids (Verhoeff check digit) like AMPP ids.
+  dmd_vmpid: (raw) => NORMALISERS.dmd_amppid(raw),
+  dmd_vmppid: (raw) => NORMALISERS.dmd_amppid(raw),
+  dmd_apid: (raw) => NORMALISERS.dmd_amppid(raw),
+  dmd_vtmid: (raw) => NORMALISERS.dmd_amppid(raw),
   // Free-form national numbers: compared upper case without spaces.
   national: (raw) => {
     const code = raw.replace(/\s+/g, '').toUpperCase();

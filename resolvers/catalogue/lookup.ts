@@ -6,8 +6,8 @@
  */
 import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
-import { LOOKUP_SYSTEMS } from '../../workers/ingest/snapshot.ts';
-import type { LookupSystem } from '../../workers/ingest/snapshot.ts';
+import { LOOKUP_SYSTEMS } from './vocabulary.ts';
+import type { LookupSystem } from './vocabulary.ts';
 import { normaliseIdentifier } from './codes.ts';
 import { PRODUCT_COLUMNS, toDrug } from './drug-rows.ts';
 import type { DrugRow, ProductRecord } from './drug-rows.ts';

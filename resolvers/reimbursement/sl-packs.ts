@@ -9,7 +9,7 @@ import { validationError } from '../../platform/errors.ts';
 import { detectCodes, normaliseIdentifier } from '../catalogue/codes.ts';
 import { isUuid } from '../catalogue/drug-rows.ts';
 import type { DrugReference } from '../interactions/references.ts';
-import type { SlEntry } from '../../workers/ingest/snapshot.ts';
+import type { SlEntry } from '../catalogue/vocabulary.ts';
 
 /** Code systems that address a Swiss pack. */
 export const CH_PACK_SYSTEMS = ['gtin', 'ean', 'pharmacode', 'swissmedic_no'];

@@ -5,32 +5,24 @@
  * Documented for users in docs/snapshot-format.md; keep both in step.
  */
 
+import type { ClassSystem, IdentifierSystem, Jurisdiction, SlEntry } from '../../resolvers/catalogue/vocabulary.ts';
+
 export const SNAPSHOT_FORMAT = 'drugref-snapshot/1';
 
-/** Code systems of identifiers (the 19 lookup systems of the spec plus search-only ones). */
-export const LOOKUP_SYSTEMS = [
-  'gtin', 'pharmacode', 'cip13', 'pzn', 'swissmedic_no', 'ean', 'ndc11', 'dmd_amppid', 'aic',
-  'be_apb', 'cbg_meb_id', 'cima_codigo', 'cz_kod_sukl', 'dk_varenummer', 'fi_myyntilupa',
-  'ie_pa_number', 'no_merkevare_id', 'no_varenummer', 'se_varunummer',
-] as const;
-export type LookupSystem = (typeof LOOKUP_SYSTEMS)[number];
-
-/** Identifier systems that are searchable but not offered by /v1/drugs/lookup. */
-export const EXTRA_SYSTEMS = ['ndc', 'cip7', 'unii', 'rxcui', 'national'] as const;
-export type IdentifierSystem = LookupSystem | (typeof EXTRA_SYSTEMS)[number];
-
-export const CLASS_SYSTEMS = ['atc', 'epc', 'moa', 'pe', 'cs', 'mesh_pa'] as const;
-export type ClassSystem = (typeof CLASS_SYSTEMS)[number];
-
-export const JURISDICTIONS = [
-  'CH', 'GB', 'FR', 'DE', 'IT', 'AT', 'ES', 'DK', 'SE', 'FI', 'NO', 'NL', 'BE', 'IE', 'PT', 'US',
-] as const;
-export type Jurisdiction = (typeof JURISDICTIONS)[number];
+export { CLASS_SYSTEMS, EXTRA_SYSTEMS, JURISDICTIONS, LOOKUP_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
+export type {
+  ClassSystem, IdentifierSystem, Jurisdiction, LookupSystem, SlEntry, SlLimitation,
+} from '../../resolvers/catalogue/vocabulary.ts';
 
 export interface Identifier {
   system: IdentifierSystem;
   /** Normalised code: digits only for numeric systems, upper case otherwise. */
   code: string;
+  /** Validity where the register dates an identifier (dm+d GTINs): ISO dates. */
+  valid_from?: string;
+  valid_to?: string;
+  /** True for an identifier the register has replaced (dm+d previous ids); still resolves. */
+  previous?: boolean;
 }
 
 export interface SourceInfo {
@@ -102,29 +94,25 @@ export interface Ingredient {
   unii: string;
   strength_value?: number;
   strength_unit?: string;
+  /** Strength as the register writes it ("500 mg", "1 000 UI"), kept for display and audit. */
+  strength_text?: string;
+  /**
+   * The therapeutic moiety and its strength where the register states it beside the salt
+   * (BDPM "FT" line beside the "SA" line: `chlorhydrate de metformine 1000 mg` ≙ metformine 780 mg).
+   */
+  moiety?: { unii: string; strength_value?: number; strength_unit?: string; strength_text?: string };
 }
 
 export interface Price {
   amount: number;
   /** ISO 4217: CHF, EUR, GBP, USD, DKK, SEK, NOK. */
   currency: string;
-  /** `public` (pharmacy retail), `ex_factory`, `reimbursed`, `list`. */
+  /**
+   * `public` (pharmacy retail), `ex_factory`, `reimbursed`, `list`, `tariff` (UK Drug Tariff
+   * basic price), `group` (Swiss SL group price).
+   */
   kind: string;
   valid_from?: string;
-}
-
-/** Swiss Spezialitätenliste data of a pack (only ch-sl and demo CH sources fill it). */
-export interface SlEntry {
-  listed: boolean;
-  /** Capped public price in CHF. */
-  public_price?: number;
-  ex_factory_price?: number;
-  /** Co-insurance share in percent: 10 or 40. */
-  coinsurance_percent?: number;
-  limitation?: { text: string; points?: number } | null;
-  /** Generic (`G`) or original (`O`) flag of the SL. */
-  flag?: 'G' | 'O';
-  listed_since?: string;
 }
 
 export interface PackEntry {
@@ -140,6 +128,14 @@ export interface PackEntry {
   marketing_status?: 'active' | 'withdrawn';
   /** Statutory reimbursement rate in percent where the register states one (FR: 15, 30, 65, 100). */
   reimbursement_rate_percent?: number;
+  /** Dispensing category as the register names it (Swissmedic A/B/C/D/E; UK POM/P/GSL ...). */
+  dispensing_category?: string;
+  /** Narcotics list of the pack (Swiss BetmVV-EDI lists `a`, `b`, `c`, `d`, `e`, `f`), when it is on one. */
+  narcotic_list?: string;
+  /** Availability restriction as the register states it (dm+d: `special_order`, `not_available` ...). */
+  availability?: string;
+  /** Total quantity of the pack where the register gives it apart from the units (`10 ml` of a vial pack). */
+  quantity?: { value: number; unit: string };
 }
 
 export interface MonographEntry {
@@ -169,6 +165,22 @@ export interface ProductEntry {
   monographs?: MonographEntry[];
   /** Therapeutic classes the register assigns to the product as a whole (US: FDA PHARM_CLASSES). */
   classes?: Array<{ system: ClassEntry['system']; code: string }>;
+  /** Dispensing category of the product as a whole (Swissmedic Abgabekategorie of the preparation). */
+  dispensing_category?: string;
+  /** Generic groups the product belongs to (BDPM GENER), with its role in each. */
+  generic_groups?: Array<{ code: string; label?: string; role: 'princeps' | 'generic' | 'complementary' | 'substitutable' }>;
+  /** Earlier names of the product with the date each stopped applying (dm+d NMPREV/NMDT). */
+  previous_names?: Array<{ name: string; until?: string }>;
+  /** Under additional monitoring (EU black triangle; BDPM "surveillance renforcée"). */
+  additional_monitoring?: boolean;
+  /** Authorisation status as the register states it (EMA: authorised, refused, withdrawn, suspended, expired ...). */
+  authorisation_status?: string;
+  /** True for veterinary products: kept and findable by code, but out of human search. */
+  veterinary?: boolean;
+  /** Health-technology assessments the register publishes (HAS SMR / ASMR). */
+  assessments?: Array<{ kind: 'smr' | 'asmr'; value: string; date?: string; text?: string }>;
+  /** Other register facts worth keeping that have no field of their own, by documented name. */
+  attributes?: Record<string, string | number | boolean>;
 }
 
 export interface RecallEntry {
