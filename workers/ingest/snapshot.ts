@@ -211,7 +211,21 @@ export interface RowProblem {
   message: string;
 }
 
+/** What an adapter made of one input file: the role it recognised and its row counts. */
+export interface FileReport {
+  /** The file as given. */
+  file: string;
+  /** The role the adapter recognised (`product`, `package`, `CIS_CIP`, `AMPP`, `code list` ...). */
+  role: string;
+  /** Data rows (or records/elements) read, kept in the snapshot, and skipped as malformed or out of scope. */
+  read: number;
+  kept: number;
+  skipped: number;
+}
+
 export interface AdapterResult {
   snapshot: Snapshot;
   problems: RowProblem[];
+  /** One entry per input file, in the order given; the CLI prints them. */
+  files?: FileReport[];
 }
