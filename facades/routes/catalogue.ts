@@ -16,9 +16,13 @@ export const SOURCES = 'meta { sources { id name country lastSyncedAt schemaStat
 export const DRUG_ITEM = 'id productName substanceName country atcCode brand doseForm marketingStatus';
 /** A search row: a list item plus how it matched. */
 export const DRUG_ROW = `${DRUG_ITEM} matchedBy`;
-export const PACK = 'id description units unit marketingStatus identifiers { system code } prices { kind amount currency validFrom } sl';
+export const PACK = `id description units unit marketingStatus identifiers { system code validFrom validTo previous }
+  prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability sources`;
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
-  reimbursementRatePercent ingredients { unii name moietyUnii strengthValue strengthUnit } identifiers { system code packId }
+  reimbursementRatePercent dispensingCategory genericGroups { code label role } previousNames { name until } additionalMonitoring
+  authorisationStatus veterinary assessments { kind value date text } attributes
+  ingredients { unii name moietyUnii strengthValue strengthUnit strengthText moietyStrength { unii strengthValue strengthUnit strengthText } }
+  identifiers { system code packId }
   packs { ${PACK} } atcChain { code name level } monographLanguages classes { system code label } ${SOURCES}`;
 
 const COUNTRY = { type: 'string', enum: [...JURISDICTIONS, 'ALL'], description: 'ISO 3166-1 alpha-2 of a register, or ALL for every register.' };

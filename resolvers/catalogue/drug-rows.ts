@@ -8,6 +8,8 @@ import type { Queryable } from '../../platform/db.ts';
 export interface DrugRow {
   id: string;
   source: string;
+  /** Every source whose rows this record merges (its own first), for `_meta.sources`. */
+  sources: string[];
   country: string;
   productName: string;
   brand: string | null;
@@ -30,7 +32,9 @@ export interface DrugRow {
 /** Column list of `products p` that `toDrug` reads (dates as text, numerics as float). */
 export const PRODUCT_COLUMNS = `p.id, p.source, p.country, p.product_name, p.brand, p.generic, p.atc_code, p.dose_form,
   p.route, p.holder, p.marketing_status, p.authorised_on::text AS authorised_on,
-  p.reimbursement_rate_percent::float8 AS reimbursement_rate_percent, p.substance_signature, p.medicine_signature`;
+  p.reimbursement_rate_percent::float8 AS reimbursement_rate_percent, p.substance_signature, p.medicine_signature,
+  ARRAY(SELECT x.source FROM products x WHERE x.merged_into = p.id
+        UNION SELECT x.source FROM packs own JOIN packs x ON x.merged_into = own.id WHERE own.product_id = p.id) AS merged_sources`;
 
 export interface ProductRecord {
   id: string;
@@ -48,12 +52,15 @@ export interface ProductRecord {
   reimbursement_rate_percent: number | null;
   substance_signature: string | null;
   medicine_signature: string | null;
+  /** Sources of the rows merged into this one (0600_merge.sql). */
+  merged_sources?: string[];
 }
 
 export function toDrug(row: ProductRecord): DrugRow {
   return {
     id: row.id,
     source: row.source,
+    sources: [...new Set([row.source, ...(row.merged_sources ?? [])])],
     country: row.country,
     productName: row.product_name,
     brand: row.brand,
@@ -72,8 +79,13 @@ export function toDrug(row: ProductRecord): DrugRow {
 
 /** Drugs by id in one query, in key order, null for unknown ids. */
 export async function loadDrugs(db: Queryable, ids: readonly string[]): Promise<Array<DrugRow | null>> {
-  const { rows } = await db.query<ProductRecord>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::uuid[])`, [ids]);
-  const byId = new Map(rows.map((r) => [r.id, toDrug(r)]));
+  // The id of a product another source's row represents answers with the representative.
+  const { rows } = await db.query<ProductRecord & { requested: string }>(
+    `SELECT m.id AS requested, ${PRODUCT_COLUMNS} FROM products m JOIN products p ON p.id = coalesce(m.merged_into, m.id)
+      WHERE m.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [r.requested, toDrug(r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 

@@ -59,11 +59,11 @@ export async function equivalentsOf(db: Queryable, drug: DrugRow, perCountry: nu
   const { rows } = await db.query<Row>(
     `WITH m AS (
        SELECT 'm' AS grp, p.* FROM products p
-        WHERE $1::text IS NOT NULL AND p.medicine_signature = $1 AND p.id <> $4 AND p.marketing_status = 'active'
+        WHERE $1::text IS NOT NULL AND p.medicine_signature = $1 AND p.id <> $4 AND p.marketing_status = 'active' AND p.searchable
        UNION ALL
        SELECT 's', p.* FROM products p
         WHERE (($2::text IS NOT NULL AND p.substance_signature = $2) OR ($3::text IS NOT NULL AND p.atc_code = $3))
-          AND p.id <> $4 AND p.marketing_status = 'active'),
+          AND p.id <> $4 AND p.marketing_status = 'active' AND p.searchable),
      ranked AS (
        SELECT m.*, count(*) OVER (PARTITION BY grp, country) AS n,
               row_number() OVER (PARTITION BY grp, country ORDER BY lower(product_name), id) AS rn FROM m)

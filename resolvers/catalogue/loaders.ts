@@ -6,6 +6,7 @@
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
 import { loadDrugs } from './drug-rows.ts';
+import { productFactsLoader } from './facts.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { createMoietyDrugsLoader, createSaltLoader, createSubstanceClassLoader, createSubstanceLoader } from './substances.ts';
 
@@ -21,17 +22,26 @@ export interface IdentifierRow {
   system: string;
   code: string;
   packId: string | null;
+  validFrom: string | null;
+  validTo: string | null;
+  previous: boolean;
 }
 
 export interface PackRow {
   id: string;
   productId: string;
   source: string;
+  /** Every source whose rows this pack merges, its own first (0600_merge.sql). */
+  sources: string[];
   description: string;
   units: number | null;
   unit: string | null;
   marketingStatus: string;
+  /** The SL entry, completed by the merged rows' entries (the pack's own values win). */
   sl: unknown;
+  dispensingCategory: string | null;
+  narcoticList: string | null;
+  availability: string | null;
 }
 
 export interface PriceRow {
@@ -80,42 +90,97 @@ function ingredientLoader(db: Queryable) {
 
 function identifierLoader(db: Queryable) {
   return new DataLoader<string, IdentifierRow[]>(async (ids) => {
-    // Product-level identifiers first, then each pack's, so the list reads top-down.
+    // Product-level identifiers first, then each pack's, so the list reads top-down. The
+    // identifiers of merged rows count as the representative's, once each.
     const { rows } = await db.query<IdentifierRow & { drugId: string }>(
-      `SELECT drug_id AS "drugId", system, code, pack_id AS "packId" FROM identifiers
-        WHERE drug_id = ANY($1::uuid[]) ORDER BY drug_id, pack_id NULLS FIRST, system, code`,
+      `SELECT DISTINCT coalesce(p.merged_into, p.id) AS "drugId", i.system, i.code, coalesce(k.merged_into, k.id) AS "packId",
+              i.valid_from::text AS "validFrom", i.valid_to::text AS "validTo", i.previous
+         FROM products p JOIN identifiers i ON i.drug_id = p.id LEFT JOIN packs k ON k.id = i.pack_id
+        WHERE p.id = ANY($1::uuid[]) OR p.merged_into = ANY($1::uuid[])
+        ORDER BY 1, 4 NULLS FIRST, 2, 3`,
       [ids],
     );
     return grouped(ids, rows, (r) => r.drugId).map((list) => list.map(({ drugId: _, ...rest }) => rest));
   });
 }
 
-const PACK_COLUMNS = `id, product_id AS "productId", source, description, units::float8 AS units, unit,
-  marketing_status AS "marketingStatus", sl`;
+/**
+ * A representative pack (alias `k`, product `p`) with the facts of the rows merged into it:
+ * each fact from the pack itself when it has it, else from the first merged row that does.
+ */
+const PACK_COLUMNS = `k.id, k.source, k.description, k.units::float8 AS units, k.unit,
+  k.marketing_status AS "marketingStatus", m.sls, m.sources,
+  m.facts[1] AS "dispensingCategory", m.facts[2] AS "narcoticList", m.facts[3] AS "availability"`;
 
+const PACK_FACTS = `LEFT JOIN LATERAL (
+    SELECT array_agg(x.source ORDER BY x.id <> k.id, x.source) AS sources,
+           jsonb_agg(x.sl ORDER BY x.id = k.id, x.source) FILTER (WHERE x.sl IS NOT NULL) AS sls,
+           ARRAY[(array_agg(x.record ->> 'dispensing_category' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'dispensing_category'))[1],
+                 (array_agg(x.record ->> 'narcotic_list' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'narcotic_list'))[1],
+                 (array_agg(x.record ->> 'availability' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'availability'))[1]] AS facts
+      FROM packs x WHERE x.id = k.id OR x.merged_into = k.id) m ON true`;
+
+type PackQueryRow = Omit<PackRow, 'sl'> & { sls: Array<Record<string, unknown>> | null };
+
+/** The merged SL entry: later entries win, and the pack's own entry comes last. */
+function toPack({ sls, ...row }: PackQueryRow): PackRow {
+  return { ...row, sl: sls ? Object.assign({}, ...sls) as unknown : null };
+}
+
+/** A product's packs: those of its rows and of the rows merged into it, each as its representative pack. */
 function packsByProductLoader(db: Queryable) {
   return new DataLoader<string, PackRow[]>(async (ids) => {
-    const { rows } = await db.query<PackRow>(
-      `SELECT ${PACK_COLUMNS} FROM packs WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, units NULLS LAST, description, id`,
+    const { rows } = await db.query<PackQueryRow>(
+      `WITH g AS (SELECT DISTINCT coalesce(p.merged_into, p.id) AS product, coalesce(own.merged_into, own.id) AS pack
+                    FROM products p JOIN packs own ON own.product_id = p.id
+                   WHERE p.id = ANY($1::uuid[]) OR p.merged_into = ANY($1::uuid[]))
+       SELECT g.product AS "productId", ${PACK_COLUMNS} FROM g JOIN packs k ON k.id = g.pack ${PACK_FACTS}
+        ORDER BY g.product, k.units NULLS LAST, k.description, k.id`,
       [ids],
     );
-    return grouped(ids, rows, (r) => r.productId);
+    return grouped(ids, rows.map(toPack), (r) => r.productId);
   });
 }
 
+/** Packs by id; the id of a merged pack answers with its representative. */
 function packLoader(db: Queryable) {
   return new DataLoader<string, PackRow | null>(async (ids) => {
-    const { rows } = await db.query<PackRow>(`SELECT ${PACK_COLUMNS} FROM packs WHERE id = ANY($1::uuid[])`, [ids]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const { rows } = await db.query<PackQueryRow & { requested: string }>(
+      `SELECT r.id AS requested, coalesce(p.merged_into, p.id) AS "productId", ${PACK_COLUMNS}
+         FROM packs r JOIN packs k ON k.id = coalesce(r.merged_into, r.id)
+         JOIN products p ON p.id = k.product_id ${PACK_FACTS}
+        WHERE r.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const byId = new Map(rows.map(({ requested, ...r }) => [requested, toPack(r)]));
     return ids.map((id) => byId.get(id) ?? null);
+  });
+}
+
+/** Identifiers of a pack and of the packs merged into it, once each. */
+function packIdentifierLoader(db: Queryable) {
+  return new DataLoader<string, IdentifierRow[]>(async (ids) => {
+    const { rows } = await db.query<IdentifierRow>(
+      `SELECT DISTINCT coalesce(k.merged_into, k.id) AS "packId", i.system, i.code,
+              i.valid_from::text AS "validFrom", i.valid_to::text AS "validTo", i.previous
+         FROM packs k JOIN identifiers i ON i.pack_id = k.id
+        WHERE k.id = ANY($1::uuid[]) OR k.merged_into = ANY($1::uuid[])
+        ORDER BY 1, 2, 3`,
+      [ids],
+    );
+    return grouped(ids, rows, (r) => r.packId!);
   });
 }
 
 function priceLoader(db: Queryable) {
   return new DataLoader<string, PriceRow[]>(async (ids) => {
+    // One price per kind: the pack's own, else the first merged row's.
     const { rows } = await db.query<PriceRow & { packId: string }>(
-      `SELECT pack_id AS "packId", kind, amount::float8 AS amount, currency, valid_from::text AS "validFrom"
-         FROM pack_prices WHERE pack_id = ANY($1::uuid[]) ORDER BY pack_id, kind`,
+      `SELECT DISTINCT ON (1, kind) coalesce(k.merged_into, k.id) AS "packId", kind, amount::float8 AS amount, currency,
+              valid_from::text AS "validFrom"
+         FROM packs k JOIN pack_prices pp ON pp.pack_id = k.id
+        WHERE k.id = ANY($1::uuid[]) OR k.merged_into = ANY($1::uuid[])
+        ORDER BY 1, kind, k.merged_into IS NOT NULL, k.source`,
       [ids],
     );
     return grouped(ids, rows, (r) => r.packId).map((list) => list.map(({ packId: _, ...rest }) => rest));
@@ -164,12 +229,14 @@ export function createCatalogueLoaders(db: Queryable) {
     drug: new DataLoader<string, DrugRow | null>((ids) => loadDrugs(db, ids)),
     ingredients: ingredientLoader(db),
     identifiers: identifierLoader(db),
+    packIdentifiers: packIdentifierLoader(db),
     packs: packsByProductLoader(db),
     pack: packLoader(db),
     prices: priceLoader(db),
     monographLanguages: monographLanguageLoader(db),
     monograph: monographLoader(db),
     productClasses: productClassLoader(db),
+    facts: productFactsLoader(db),
     substance: createSubstanceLoader(db),
     salts: createSaltLoader(db),
     substanceClasses: createSubstanceClassLoader(db),

@@ -43,16 +43,20 @@ export function normaliseLookup(system: string, code: string): string {
 
 /**
  * The drug a code belongs to, with the matched pack id; null when nothing matches.
- * Pack-level rows win over product-level ones and active products over withdrawn ones,
+ * Pack-level rows win over product-level ones, the representative of merged packs over the
+ * rows merged into it (the product that holds it answers), and active products over withdrawn ones,
  * so a code reused after a withdrawal resolves to the marketed product.
  */
 export async function drugByCode(db: Queryable, system: string, code: string): Promise<DrugRow | null> {
   const normalised = normaliseLookup(system, code);
   const systems = STORED_SYSTEMS[system as LookupSystem] ?? [system];
   const { rows } = await db.query<ProductRecord & { pack_id: string | null }>(
-    `SELECT ${PRODUCT_COLUMNS}, i.pack_id FROM identifiers i JOIN products p ON p.id = i.drug_id
+    // A code of a merged source answers with its representative product and pack (0600_merge.sql).
+    `SELECT ${PRODUCT_COLUMNS}, coalesce(k.merged_into, k.id) AS pack_id FROM identifiers i
+       JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id)
+       LEFT JOIN packs k ON k.id = i.pack_id
       WHERE i.system = ANY($1) AND i.code = $2
-      ORDER BY (i.pack_id IS NULL), (p.marketing_status = 'withdrawn'), p.id LIMIT 1`,
+      ORDER BY (i.pack_id IS NULL), (k.merged_into IS NOT NULL), (p.marketing_status = 'withdrawn'), p.id LIMIT 1`,
     [systems, normalised],
   );
   const row = rows[0];

@@ -49,7 +49,7 @@ export const profileResolvers = {
     meta: (p: Profile, _: unknown, ctx: RequestContext) => {
       const priced = [p.swissPricing, p.usPricing].flatMap((m) => m?.packs ?? []);
       const rules = p.interactions?.rules ?? [];
-      return metaFor(ctx.loaders.source, [p.drug.source, ...priced.map((pack) => pack.source), ...rules.map((r) => r.source)]);
+      return metaFor(ctx.loaders.source, [...p.drug.sources, ...priced.map((pack) => pack.source), ...rules.map((r) => r.source)]);
     },
   },
 };

@@ -55,7 +55,7 @@ export async function marketPricing(db: Queryable, drug: DrugRow): Promise<{ CH:
             coalesce(json_agg(json_build_object('kind', pp.kind, 'amount', pp.amount::float8, 'currency', pp.currency, 'validFrom', pp.valid_from::text)
                               ORDER BY pp.kind) FILTER (WHERE pp.pack_id IS NOT NULL), '[]') AS prices
        FROM products p JOIN packs k ON k.product_id = p.id LEFT JOIN pack_prices pp ON pp.pack_id = k.id
-      WHERE p.country IN ('CH', 'US') AND p.marketing_status = 'active'
+      WHERE p.country IN ('CH', 'US') AND p.marketing_status = 'active' AND p.searchable AND k.merged_into IS NULL
         AND (p.id = $1 OR ($2::text IS NOT NULL AND p.medicine_signature = $2))
       GROUP BY p.id, k.id
      HAVING count(pp.pack_id) > 0 OR k.sl IS NOT NULL
@@ -78,7 +78,7 @@ export async function availability(db: Queryable, drug: DrugRow): Promise<Array<
   if (basis === 'none') return drug.marketingStatus === 'active' ? [{ country: drug.country, count: 1 }] : [];
   const { rows } = await db.query<{ country: string; count: number }>(
     `SELECT country, count(*)::int AS count FROM products
-      WHERE marketing_status = 'active' AND (($1::text IS NOT NULL AND substance_signature = $1) OR ($2::text IS NOT NULL AND atc_code = $2))
+      WHERE marketing_status = 'active' AND searchable AND (($1::text IS NOT NULL AND substance_signature = $1) OR ($2::text IS NOT NULL AND atc_code = $2))
       GROUP BY country ORDER BY country`,
     [basis === 'identity' ? drug.substanceSignature : null, basis === 'atc' ? drug.atcCode : null],
   );

@@ -13,6 +13,7 @@ import type { DrugRow } from './drug-rows.ts';
 import { searchDrugs } from './search.ts';
 import type { SearchResult } from './search.ts';
 import { drugByCode } from './lookup.ts';
+import { factFields, ingredientsWithEntries } from './facts.ts';
 import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
 import { fhirMedication } from './fhir.ts';
@@ -51,7 +52,8 @@ const drugFields = {
     return names.length ? [...new Set(names)].join(' + ') : null;
   },
   matchedBy: (drug: DrugRow) => drug.matchedBy ?? null,
-  ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.ingredients.load(drug.id),
+  ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ingredientsWithEntries(drug, ctx),
+  ...factFields,
   identifiers: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.identifiers.load(drug.id),
   packs: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.packs.load(drug.id),
   matchedPack: (drug: DrugRow, _: unknown, ctx: RequestContext) => (drug.matchedPackId ? ctx.loaders.catalogue.pack.load(drug.matchedPackId) : null),
@@ -71,7 +73,7 @@ const drugFields = {
     ]);
     return fhirMedication(drug, ingredients, identifiers, atc?.name ?? null);
   },
-  meta: (drug: DrugRow, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [drug.source]),
+  meta: (drug: DrugRow, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, drug.sources),
 };
 
 /** The monograph in `lang`, or a 404 that names the languages the drug does have. */
@@ -119,22 +121,21 @@ export const catalogueResolvers = {
   Drug: drugFields,
   DrugSearch: {
     count: (result: SearchResult) => result.results.length,
-    meta: (result: SearchResult, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, result.results.map((d) => d.source)),
+    meta: (result: SearchResult, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, result.results.flatMap((d) => d.sources)),
   },
   Pack: {
-    identifiers: async (pack: PackRow, _: unknown, ctx: RequestContext) =>
-      (await ctx.loaders.catalogue.identifiers.load(pack.productId)).filter((i) => i.packId === pack.id),
+    identifiers: (pack: PackRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.packIdentifiers.load(pack.id),
     prices: (pack: PackRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.prices.load(pack.id),
   },
   Monograph: {
     availableLanguages: (m: MonographRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.monographLanguages.load(m.productId),
     meta: async (m: MonographRow, _: unknown, ctx: RequestContext) => {
       const drug = await ctx.loaders.catalogue.drug.load(m.productId);
-      return metaFor(ctx.loaders.source, drug ? [drug.source] : []);
+      return metaFor(ctx.loaders.source, drug ? drug.sources : []);
     },
   },
   Equivalents: {
     meta: (e: EquivalentsResult, _: unknown, ctx: RequestContext) =>
-      metaFor(ctx.loaders.source, [e.drug, ...[...e.sameMedicine, ...e.sameSubstance].flatMap((g) => g.drugs)].map((d) => d.source)),
+      metaFor(ctx.loaders.source, [e.drug, ...[...e.sameMedicine, ...e.sameSubstance].flatMap((g) => g.drugs)].flatMap((d) => d.sources)),
   },
 };

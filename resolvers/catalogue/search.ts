@@ -42,9 +42,11 @@ function labelOf(candidate: CodeCandidate): string {
 type Row = ProductRecord & { rank: number };
 
 /** Country ($6) and ATC prefix ($7) filters of the code branches. */
-const FILTERS = `($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p.atc_code LIKE $7)`;
+const CODE_FILTERS = `($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p.atc_code LIKE $7)`;
+/** Class and substance readings list only what a person searching for a human medicine sees (0600_merge.sql). */
+const FILTERS = `${CODE_FILTERS} AND p.searchable`;
 /** Country ($2) and ATC prefix ($3) filters of the name branches. */
-const NAME_FILTERS = `($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3)`;
+const NAME_FILTERS = `($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3) AND p.searchable`;
 
 /**
  * The substances a UNII or `rxcui:` reading stands for: every salt and ester of the same
@@ -81,7 +83,7 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
     `WITH cand AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) AS c(system, code, rank)),
      hits AS (
        (SELECT p.id, min(c.rank) AS rank FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
-          JOIN products p ON p.id = i.drug_id WHERE ${FILTERS}
+          JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id) WHERE ${CODE_FILTERS}
          GROUP BY p.id ORDER BY 2, min(lower(p.product_name)), p.id LIMIT $8)
        UNION ALL
        (SELECT p.id, $4::int FROM products p WHERE $5::text IS NOT NULL AND p.atc_code LIKE $5 AND ${FILTERS}

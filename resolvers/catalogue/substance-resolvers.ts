@@ -36,7 +36,7 @@ const substanceFields = {
   drugs: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => (await ctx.loaders.catalogue.moietyDrugs.load(s.moietyUnii)).drugs,
   meta: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => {
     const { drugs } = await ctx.loaders.catalogue.moietyDrugs.load(s.moietyUnii);
-    return metaFor(ctx.loaders.source, [s.source, ...drugs.map((d) => d.source)]);
+    return metaFor(ctx.loaders.source, [s.source, ...drugs.flatMap((d) => d.sources)]);
   },
 };
 

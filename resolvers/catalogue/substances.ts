@@ -75,7 +75,7 @@ export function createMoietyDrugsLoader(db: Queryable) {
       `WITH prod AS (
          SELECT DISTINCT s.moiety_unii AS moiety, p.id, p.country, lower(p.product_name) AS sort_name
            FROM substances s JOIN product_ingredients pi ON pi.unii = s.unii JOIN products p ON p.id = pi.product_id
-          WHERE s.moiety_unii = ANY($1)),
+          WHERE s.moiety_unii = ANY($1) AND p.searchable),
        agg AS (SELECT moiety, count(*) AS n, array_agg(DISTINCT country ORDER BY country) AS markets FROM prod GROUP BY moiety),
        ranked AS (SELECT moiety, id, row_number() OVER (PARTITION BY moiety ORDER BY country, sort_name, id) AS rn FROM prod)
        SELECT a.moiety, a.n, a.markets, ${PRODUCT_COLUMNS} FROM agg a

@@ -58,7 +58,7 @@ const ROLLUP = `
      WHERE ($1::text IS NULL OR sc.system = $1) AND ($2::text IS NULL OR sc.code = $2)),
   by_code AS (
     SELECT p.atc_code AS code, p.country, count(*)::int AS n FROM products p
-     WHERE p.atc_code IS NOT NULL
+     WHERE p.atc_code IS NOT NULL AND p.searchable
        AND ($2::text IS NULL OR ($1 = 'atc' AND p.atc_code LIKE $2 || '%') OR ($1 <> 'atc' AND p.atc_code IN (SELECT atc FROM cls_codes)))
      GROUP BY 1, 2),
   atc_p AS (
@@ -78,7 +78,7 @@ const ROLLUP = `
     SELECT cc.system, cc.code, b.country, b.n FROM cls_codes cc JOIN by_code b ON b.code = cc.atc
     UNION ALL
     SELECT pc.system, pc.code, p.country, 1 FROM product_classes pc JOIN products p ON p.id = pc.product_id
-     WHERE ($1::text IS NULL OR pc.system = $1) AND ($2::text IS NULL OR pc.code = $2)
+     WHERE ($1::text IS NULL OR pc.system = $1) AND ($2::text IS NULL OR pc.code = $2) AND p.searchable
        AND NOT EXISTS (SELECT 1 FROM cls_codes cc WHERE cc.system = pc.system AND cc.code = pc.code AND cc.atc = p.atc_code)),
   cls_pa AS (
     SELECT system, code, sum(n)::int AS drugs, count(DISTINCT country)::int AS markets, array_agg(DISTINCT country) AS countries

@@ -83,7 +83,7 @@ export async function classDrugs(
        SELECT p.id FROM substance_classes sc JOIN substances s ON s.unii = sc.unii
          CROSS JOIN unnest(s.atc_codes) AS a JOIN products p ON p.atc_code = a
         WHERE sc.system = $2 AND sc.code = $1`;
-  const from = `FROM (${members}) ids JOIN products p ON p.id = ids.id WHERE ($3::text IS NULL OR p.country = $3)`;
+  const from = `FROM (${members}) ids JOIN products p ON p.id = ids.id WHERE p.searchable AND ($3::text IS NULL OR p.country = $3)`;
   const { total, rows } = await fetchPage<DrugPageRow>(
     db,
     `SELECT ${PRODUCT_COLUMNS}, count(*) OVER () AS total ${from}

@@ -111,7 +111,7 @@ export const classificationResolvers = {
     meta: (node: AtcNode, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [node.source]),
   },
   ClassDrugPage: {
-    meta: (page: DrugPage, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [page.source, ...page.results.map((d) => d.source)]),
+    meta: (page: DrugPage, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [page.source, ...page.results.flatMap((d) => d.sources)]),
   },
   ClassPage: {
     meta: (page: Page<ClassSummary>, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, page.results.map((c) => c.source)),

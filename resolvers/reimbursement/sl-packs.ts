@@ -73,8 +73,9 @@ export async function findSlPack(db: Queryable, ref: DrugReference): Promise<SlP
   const { rows } = await db.query<Row>(
     `SELECT ${SL_PACK_COLUMNS} FROM packs k JOIN products p ON p.id = k.product_id
       WHERE p.country = 'CH' AND (k.id::text = $1 OR k.id IN (
-        SELECT i.pack_id FROM identifiers i JOIN unnest($2::text[], $3::text[]) AS q(system, code) ON i.system = q.system AND i.code = q.code))
-      ORDER BY (k.marketing_status = 'withdrawn'), k.id LIMIT 1`,
+        SELECT coalesce(x.merged_into, x.id) FROM identifiers i JOIN packs x ON x.id = i.pack_id
+          JOIN unnest($2::text[], $3::text[]) AS q(system, code) ON i.system = q.system AND i.code = q.code))
+      ORDER BY (k.sl IS NULL), (k.marketing_status = 'withdrawn'), k.id LIMIT 1`,
     [id, keys.map((k) => k[0]), keys.map((k) => k[1])],
   );
   return rows[0] ? toSlPack(rows[0]) : null;
@@ -85,7 +86,7 @@ export async function cheaperSubstitutes(db: Queryable, pack: SlPack, price: num
   const { rows } = await db.query<Row>(
     `SELECT * FROM (SELECT ${SL_PACK_COLUMNS} FROM packs k JOIN products p ON p.id = k.product_id
       WHERE p.country = 'CH' AND p.atc_code = $1 AND k.units = $2 AND k.unit IS NOT DISTINCT FROM $3 AND k.id <> $4
-        AND k.marketing_status = 'active' AND p.marketing_status = 'active'
+        AND k.marketing_status = 'active' AND p.marketing_status = 'active' AND k.merged_into IS NULL
         AND (k.sl ->> 'listed')::boolean AND (k.sl ->> 'public_price')::numeric < $5) s
       WHERE s.ingredient_count = $6 AND s.strength_value IS NOT DISTINCT FROM $7 AND s.strength_unit IS NOT DISTINCT FROM $8
       ORDER BY (s.sl ->> 'public_price')::numeric, s.product_name`,

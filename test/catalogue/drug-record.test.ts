@@ -39,7 +39,11 @@ describe('GET /v1/drugs/{id}', () => {
       prices: [{ kind: 'ex_factory', amount: 4.52, currency: 'CHF', valid_from: '2026-01-01' }, { kind: 'public', amount: 9.85, currency: 'CHF', valid_from: '2026-01-01' }],
       sl: { listed: true, public_price: 9.85, coinsurance_percent: 10, flag: 'O' },
     });
-    expect(small.identifiers).toEqual(expect.arrayContaining([{ system: 'gtin', code: CODES.brufenGtin }, { system: 'pharmacode', code: CODES.brufenPharmacode }]));
+    const undated = { valid_from: null, valid_to: null, previous: false };
+    expect(small.identifiers).toEqual(expect.arrayContaining([
+      { system: 'gtin', code: CODES.brufenGtin, ...undated }, { system: 'pharmacode', code: CODES.brufenPharmacode, ...undated },
+    ]));
+    expect(small).toMatchObject({ dispensing_category: null, narcotic_list: null, availability: null, sources: ['ch-sl'] });
     expect(body._meta.sources).toEqual([expect.objectContaining({ id: 'ch-sl', schema_state: 'ok', demo: false })]);
   });
 

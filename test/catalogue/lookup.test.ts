@@ -24,7 +24,7 @@ describe('GET /v1/drugs/lookup and /v1/packs/{system}/{code} (one resolver)', ()
       id: IDS.brufenCh, product_name: 'Brufen 400 mg Filmtabletten', atc_code: 'M01AE01',
       matched_pack: { description: '20 Filmtabletten', units: 20, prices: expect.arrayContaining([{ kind: 'public', amount: 9.85, currency: 'CHF', valid_from: '2026-01-01' }]) },
     });
-    expect(res.json().matched_pack.identifiers).toContainEqual({ system: 'gtin', code: CODES.brufenGtin });
+    expect(res.json().matched_pack.identifiers).toContainEqual({ system: 'gtin', code: CODES.brufenGtin, valid_from: null, valid_to: null, previous: false });
     expect(res.json()._meta.sources[0].id).toBe('ch-sl');
   });
 

@@ -18,7 +18,9 @@ import { emptyCounts } from './plan.ts';
 import type { KindPlan, TableCounts } from './plan.ts';
 import { SNAPSHOT_FORMAT } from './snapshot.ts';
 import type { Snapshot, SourceInfo } from './snapshot.ts';
+import { mergeSources } from './merge.ts';
 import { moietiesFor, refreshSignatures } from './write-derived.ts';
+import { linkSubstances } from './write-links.ts';
 import { planAtc, planClasses } from './write-classification.ts';
 import { planPacks } from './write-packs.ts';
 import { planProducts } from './write-products.ts';
@@ -60,12 +62,14 @@ export interface IngestReport {
   tables: Record<IngestTable, TableCounts>;
   /** Change records appended. */
   changes: number;
+  /** Products and packs of the touched countries that another source's row represents (merge.ts). */
+  merged: { products: number; packs: number };
   durationMs: number;
 }
 
 function emptyReport(): IngestReport {
   const tables = Object.fromEntries(INGEST_TABLES.map((t) => [t, emptyCounts()])) as Record<IngestTable, TableCounts>;
-  return { sources: [], tables, changes: 0, durationMs: 0 };
+  return { sources: [], tables, changes: 0, merged: { products: 0, packs: 0 }, durationMs: 0 };
 }
 
 function addCounts(into: TableCounts, from: TableCounts): void {
@@ -105,6 +109,8 @@ async function writeSnapshot(tx: Queryable, snapshot: Snapshot, report: IngestRe
   progress('write');
   // Other sources' products using a changed substance; this snapshot's products got theirs in the plan.
   await refreshSignatures(tx, substances.touched, new Set(products.idByKey.values()));
+  // Cross-register substance identity: links, linked signatures and ATC codes (write-links.ts).
+  await linkSubstances(tx, substances.touched, products.idByKey.values());
   progress('derive');
   for (const plan of plans) addCounts(report.tables[plan.table as IngestTable], plan.counts);
   report.sources.push(id);
@@ -124,6 +130,8 @@ async function run(tx: Queryable, snapshots: readonly Snapshot[], options: Inges
     report.changes += await appendChanges(tx, changes, now);
     progress('changes');
   }
+  const countries = snapshots.flatMap((s) => [s.source.country, ...(s.products ?? []).map((p) => p.country)]);
+  report.merged = await mergeSources(tx, [...new Set(countries.filter((c): c is NonNullable<typeof c> => c !== null))]);
   await tx.query('UPDATE sources SET last_synced_at = coalesce($2::timestamptz, clock_timestamp()) WHERE id = ANY($1::text[])', [report.sources, now]);
   return report;
 }

@@ -29,8 +29,9 @@ const DELETE_CHILDREN = `
 const INSERT_CHILDREN = `
   WITH p AS (INSERT INTO pack_prices (pack_id, kind, amount, currency, valid_from)
              SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(pack_id uuid, kind text, amount numeric, currency text, valid_from date))
-  INSERT INTO identifiers (system, code, drug_id, pack_id)
-  SELECT system, code, drug_id, pack_id FROM jsonb_to_recordset($2::jsonb) AS r(system text, code text, drug_id uuid, pack_id uuid)`;
+  INSERT INTO identifiers (system, code, drug_id, pack_id, valid_from, valid_to, previous)
+  SELECT system, code, drug_id, pack_id, valid_from, valid_to, previous
+    FROM jsonb_to_recordset($2::jsonb) AS r(system text, code text, drug_id uuid, pack_id uuid, valid_from date, valid_to date, previous boolean)`;
 
 interface Written {
   record: Imaged<PackEntry>;
@@ -46,7 +47,7 @@ function childRows(written: Written[]) {
       pack_id: id, kind: p.kind, amount: p.amount, currency: p.currency, valid_from: p.valid_from,
     }))), (r) => `${r.pack_id}|${r.kind}`),
     identifiers: unique(written.flatMap(({ record, id, productId }) => record.entry.identifiers.map((i) => ({
-      system: i.system, code: i.code, drug_id: productId, pack_id: id,
+      system: i.system, code: i.code, drug_id: productId, pack_id: id, valid_from: i.valid_from, valid_to: i.valid_to, previous: i.previous ?? false,
     }))), (r) => `${r.pack_id}|${r.system}|${r.code}`),
   };
 }

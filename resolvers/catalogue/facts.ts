@@ -1,0 +1,79 @@
+/**
+ * Register facts of a drug record that have no column of their own (dispensing category,
+ * generic groups, previous names, assessments ...): read from the stored product images of
+ * the record and of every source row merged into it (0600_merge.sql). Each fact comes from
+ * the representative when it states it, else from the first merged row that does.
+ */
+import DataLoader from 'dataloader';
+import type { Queryable } from '../../platform/db.ts';
+import type { RequestContext } from '../context.ts';
+
+/** The product-image members read here (snapshot ProductEntry field names). */
+const FACT_KEYS = [
+  'dispensing_category', 'generic_groups', 'previous_names', 'additional_monitoring', 'authorisation_status',
+  'veterinary', 'assessments', 'attributes', 'ingredients',
+] as const;
+type FactKey = (typeof FACT_KEYS)[number];
+
+export type ProductFacts = Partial<Record<FactKey, unknown>>;
+
+/** Facts by representative product id, one query per batch. */
+export function productFactsLoader(db: Queryable) {
+  return new DataLoader<string, ProductFacts>(async (ids) => {
+    const { rows } = await db.query<{ id: string; record: Record<string, unknown> }>(
+      `SELECT coalesce(x.merged_into, x.id) AS id, x.record FROM products x
+        WHERE x.id = ANY($1::uuid[]) OR x.merged_into = ANY($1::uuid[])
+        ORDER BY x.merged_into IS NOT NULL, x.source`,
+      [ids],
+    );
+    const byId = new Map<string, ProductFacts>();
+    for (const { id, record } of rows) {
+      const facts = byId.get(id) ?? {};
+      for (const key of FACT_KEYS) if (facts[key] === undefined && record[key] !== undefined && record[key] !== null) facts[key] = record[key];
+      byId.set(id, facts);
+    }
+    return ids.map((id) => byId.get(id) ?? {});
+  });
+}
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
+
+const drugFacts = (drug: { id: string }, ctx: RequestContext): Promise<ProductFacts> => ctx.loaders.catalogue.facts.load(drug.id);
+const field = <T>(pick: (facts: ProductFacts) => T) =>
+  async (drug: { id: string }, _: unknown, ctx: RequestContext): Promise<T> => pick(await drugFacts(drug, ctx));
+
+/** GraphQL fields of a Drug answered from its facts. */
+export const factFields = {
+  dispensingCategory: field((f) => textOf(f.dispensing_category)),
+  genericGroups: field((f) => list(f.generic_groups)),
+  previousNames: field((f) => list(f.previous_names)),
+  additionalMonitoring: field((f) => flag(f.additional_monitoring)),
+  authorisationStatus: field((f) => textOf(f.authorisation_status)),
+  veterinary: field((f) => f.veterinary === true),
+  assessments: field((f) => list(f.assessments)),
+  attributes: field((f) => (f.attributes && typeof f.attributes === 'object' ? f.attributes : null)),
+};
+
+/** The drug's ingredient rows with the register's strength text and moiety strength (by register order). */
+export async function ingredientsWithEntries(drug: { id: string }, ctx: RequestContext) {
+  const [rows, facts] = await Promise.all([ctx.loaders.catalogue.ingredients.load(drug.id), drugFacts(drug, ctx)]);
+  return rows.map((row, position) => {
+    const entry = ingredientEntry(facts, position);
+    const moiety = entry?.moiety && typeof entry.moiety === 'object' ? entry.moiety as Record<string, unknown> : null;
+    return {
+      ...row,
+      strengthText: textOf(entry?.strength_text),
+      moietyStrength: moiety && typeof moiety.unii === 'string'
+        ? { unii: moiety.unii, strengthValue: moiety.strength_value ?? null, strengthUnit: moiety.strength_unit ?? null, strengthText: moiety.strength_text ?? null }
+        : null,
+    };
+  });
+}
+
+/** The stored ingredient entry at `position` (register order), for its strength text and moiety strength. */
+function ingredientEntry(facts: ProductFacts, position: number): Record<string, unknown> | null {
+  const entry = list(facts.ingredients)[position];
+  return entry && typeof entry === 'object' ? entry as Record<string, unknown> : null;
+}
