@@ -96,3 +96,9 @@ export function object<T>(shape: Record<string, Field>): Check<T> {
 export function nullable<T>(check: Check<T>): Check<T | null> {
   return (value, path, errors) => (value === null ? null : check(value, path, errors));
 }
+
+/** A string, finite number or boolean (register attributes). */
+export const scalar: Check<string | number | boolean> = (value, path, errors) =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+    ? value
+    : fail(errors, path, 'must be a string, number or boolean', '');

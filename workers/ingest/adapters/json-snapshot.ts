@@ -16,7 +16,7 @@ import type {
 } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, decodeText } from './common.ts';
 import {
-  arrayOf, bool, isoDate, nullable, num, object, oneOf, optional, recordOf, required, str, text,
+  arrayOf, bool, isoDate, nullable, num, object, oneOf, optional, recordOf, required, scalar, str, text,
 } from './json-checks.ts';
 import type { Check } from './json-checks.ts';
 
@@ -31,11 +31,14 @@ const identifier: Check<Identifier> = (value, path, errors) => {
   const id = object<Identifier>({
     system: required(oneOf<IdentifierSystem>([...LOOKUP_SYSTEMS, ...EXTRA_SYSTEMS])),
     code: required(str()),
+    valid_from: optional(isoDate),
+    valid_to: optional(isoDate),
+    previous: optional(bool),
   })(value, path, errors);
   if (errors.length > before) return id;
   const code = normaliseIdentifier(id.system, id.code);
   if (code === null) errors.push(`${path}.code: "${id.code}" is not a valid ${id.system} code`);
-  return { system: id.system, code: code ?? id.code };
+  return { ...id, code: code ?? id.code };
 };
 
 const source = object<SourceInfo>({
@@ -85,18 +88,29 @@ const pack = object({
   prices: optional(arrayOf(object({
     amount: required(num(0)),
     currency: required(str((s) => /^[A-Z]{3}$/.test(s), 'an ISO 4217 code')),
-    kind: required(oneOf(['public', 'ex_factory', 'reimbursed', 'list'])),
+    kind: required(oneOf(['public', 'ex_factory', 'reimbursed', 'list', 'tariff', 'group'])),
     valid_from: optional(isoDate),
   }))),
   sl: optional(object({
     listed: required(bool), public_price: optional(num(0)), ex_factory_price: optional(num(0)),
     coinsurance_percent: optional(oneOf([10, 40])),
     limitation: optional(nullable(object({ text: required(text), points: optional(num(0)) }))),
+    limitations: optional(arrayOf(object({
+      code: optional(str()), type: optional(str()), value: optional(num(0)), niveau: optional(str()), text: required(text),
+      level: required(oneOf(['preparation', 'pack'])), valid_from: optional(isoDate),
+    }))),
     flag: optional(oneOf(['G', 'O'])), listed_since: optional(isoDate),
+    group_code: optional(str()), group_price: optional(num(0)),
   })),
   marketing_status: optional(status),
   reimbursement_rate_percent: optional(num(0, 100)),
+  dispensing_category: optional(str()),
+  narcotic_list: optional(str()),
+  availability: optional(str()),
+  quantity: optional(object({ value: required(num(0)), unit: required(str()) })),
 });
+
+const strength = { strength_value: optional(num(0)), strength_unit: optional(str()), strength_text: optional(str()) };
 
 const productEntry = object<ProductEntry>({
   key: required(str()), country: required(oneOf(JURISDICTIONS)), product_name: required(str()),
@@ -104,13 +118,25 @@ const productEntry = object<ProductEntry>({
   route: optional(str()), holder: optional(str()), marketing_status: optional(status), authorised_on: optional(isoDate),
   identifiers: required(arrayOf(identifier)),
   ingredients: required(arrayOf(object({
-    unii: required(str()), strength_value: optional(num(0)), strength_unit: optional(str()),
+    unii: required(str()), ...strength, moiety: optional(object({ unii: required(str()), ...strength })),
   }))),
   packs: required(arrayOf(pack)),
   monographs: optional(arrayOf(object({
     lang: required(oneOf(['de', 'fr', 'it', 'en'])), title: required(str()), sections: required(recordOf(text)),
   }))),
   classes: optional(arrayOf(classRef)),
+  dispensing_category: optional(str()),
+  generic_groups: optional(arrayOf(object({
+    code: required(str()), label: optional(str()), role: required(oneOf(['princeps', 'generic', 'complementary', 'substitutable'])),
+  }))),
+  previous_names: optional(arrayOf(object({ name: required(str()), until: optional(isoDate) }))),
+  additional_monitoring: optional(bool),
+  authorisation_status: optional(str()),
+  veterinary: optional(bool),
+  assessments: optional(arrayOf(object({
+    kind: required(oneOf(['smr', 'asmr'])), value: required(str()), date: optional(isoDate), text: optional(text),
+  }))),
+  attributes: optional(recordOf(scalar)),
 });
 
 const recallEntry = object<RecallEntry>({
