@@ -6,7 +6,7 @@
 import cliProgress from 'cli-progress';
 import { INGEST_TABLES } from '../workers/ingest/engine.ts';
 import type { IngestProgress, IngestReport } from '../workers/ingest/engine.ts';
-import type { RowProblem } from '../workers/ingest/snapshot.ts';
+import type { FileReport, RowProblem } from '../workers/ingest/snapshot.ts';
 
 /** Problems listed in full up to this many; the rest are counted (a broken export can have 100k rows). */
 const MAX_LISTED_PROBLEMS = 100;
@@ -22,6 +22,12 @@ export function formatProblems(problems: readonly RowProblem[]): string[] {
   return lines;
 }
 
+/** One line per input file: the role the adapter recognised and its rows read, kept and skipped. */
+export function formatFiles(files: readonly FileReport[]): string[] {
+  const width = Math.max(...files.map((f) => f.file.length));
+  return files.map((f) => `  ${f.file.padEnd(width)}  ${f.role}: ${f.read} read, ${f.kept} kept, ${f.skipped} skipped`);
+}
+
 /** One line per table that has anything to say, and a total. */
 export function formatReport(report: IngestReport): string[] {
   const lines: string[] = [];
@@ -33,6 +39,9 @@ export function formatReport(report: IngestReport): string[] {
     parts.push(`${c.unchanged} unchanged`);
     if (c.shared) parts.push(`${c.shared} held by another source`);
     lines.push(`  ${table.padEnd(10)} ${parts.join(', ')}`);
+  }
+  if (report.merged.products + report.merged.packs > 0) {
+    lines.push(`  merged     ${report.merged.products} products and ${report.merged.packs} packs represented by another source's rows`);
   }
   lines.push(`${report.changes} change records, ${(report.durationMs / 1000).toFixed(1)} s (${report.sources.join(', ')})`);
   return lines;

@@ -14,7 +14,7 @@ import { ADAPTERS, FileRejectedError, findAdapter } from '../../workers/ingest/a
 import type { InputFile } from '../../workers/ingest/adapters/index.ts';
 import { IngestError, ingestSnapshot } from '../../workers/ingest/engine.ts';
 import { openConfiguredDatabase } from '../database.ts';
-import { formatProblems, formatReport, progressBar } from '../ingest-output.ts';
+import { formatFiles, formatProblems, formatReport, progressBar } from '../ingest-output.ts';
 import type { Command } from './types.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -44,7 +44,11 @@ async function ingest(args: string[]): Promise<number> {
     err(`drugref ingest: file rejected, nothing was written: ${error.message}`);
     return 1;
   }
-  const { snapshot, problems } = parsed;
+  const { snapshot, problems, files } = parsed;
+  if (files && files.length > 0) {
+    out(`Read ${files.length} file(s) with ${adapter.id}:`);
+    formatFiles(files).forEach(out);
+  }
   if (problems.length > 0) {
     const verdict = values.strict ? 'rejected (--strict), nothing was written' : 'skipped';
     err(`${problems.length} malformed row(s) ${verdict}:`);

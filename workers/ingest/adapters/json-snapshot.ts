@@ -187,9 +187,11 @@ export function parseJsonSnapshot(file: string, content: Buffer): AdapterResult 
   const root = parseJson(file, decodeText(content));
   const snapshot: Snapshot = { format: SNAPSHOT_FORMAT, source: checkEnvelope(file, root) };
   const log = new ProblemLog();
+  const report = { file, role: 'snapshot', read: 0, kept: 0, skipped: 0 };
   for (const section of Object.keys(SECTIONS) as Section[]) {
     const items = root[section];
     if (!Array.isArray(items)) continue;
+    report.read += items.length;
     const kept: unknown[] = [];
     const seen = new Set<string>();
     items.forEach((item, i) => {
@@ -202,6 +204,8 @@ export function parseJsonSnapshot(file: string, content: Buffer): AdapterResult 
       else { seen.add(key); kept.push(entry); }
     });
     (snapshot as unknown as Record<string, unknown>)[section] = kept;
+    report.kept += kept.length;
   }
-  return { snapshot, problems: log.problems };
+  report.skipped = report.read - report.kept;
+  return { snapshot, problems: log.problems, files: [report] };
 }
