@@ -1,0 +1,94 @@
+/**
+ * `npx tsx bench/ingest-large.ts [--products N] [--database-url URL]`: how long `drugref ingest`
+ * takes on a national-scale register, end to end (read, parse, diff, write, change feed).
+ *
+ * Generates an FDA NDC directory of N products (default 100 000, about 2 packages each:
+ * the real directory has about 110 000 products and 250 000 packages) into a temporary folder
+ * (never committed), then runs the real CLI in a child process under GNU time twice: the
+ * first ingest inserts everything, the second finds nothing changed. Prints wall seconds, CPU
+ * seconds and the child's peak RSS. Without --database-url it uses a fresh embedded database.
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const FORMS = [['TABLET', 'ORAL'], ['TABLET, FILM COATED', 'ORAL'], ['CAPSULE', 'ORAL'], ['INJECTION, SOLUTION', 'INTRAVENOUS'], ['CREAM', 'TOPICAL']];
+const SUBSTANCES = ['IBUPROFEN', 'ACETAMINOPHEN', 'METFORMIN HYDROCHLORIDE', 'ATORVASTATIN CALCIUM', 'AMLODIPINE BESYLATE', 'LISINOPRIL',
+  'OMEPRAZOLE', 'SERTRALINE HYDROCHLORIDE', 'SIMVASTATIN', 'LOSARTAN POTASSIUM', 'GABAPENTIN', 'LEVOTHYROXINE SODIUM'];
+
+async function write(path: string, lines: Iterable<string>): Promise<void> {
+  const out = createWriteStream(path);
+  for (const line of lines) if (!out.write(`${line}\r\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/** Labeler 5 digits, product 4 digits, package 2 digits: the 5-4-2 layout, unique per product. */
+function ndc(i: number): { labeler: string; product: string } {
+  return { labeler: String(10000 + Math.floor(i / 9000)).padStart(5, '0'), product: String(i % 9000 + 1000) };
+}
+
+function* products(n: number): Generator<string> {
+  yield ['PRODUCTID', 'PRODUCTNDC', 'PRODUCTTYPENAME', 'PROPRIETARYNAME', 'PROPRIETARYNAMESUFFIX', 'NONPROPRIETARYNAME', 'DOSAGEFORMNAME',
+    'ROUTENAME', 'STARTMARKETINGDATE', 'ENDMARKETINGDATE', 'MARKETINGCATEGORYNAME', 'APPLICATIONNUMBER', 'LABELERNAME', 'SUBSTANCENAME',
+    'ACTIVE_NUMERATOR_STRENGTH', 'ACTIVE_INGRED_UNIT', 'PHARM_CLASSES', 'DEASCHEDULE', 'NDC_EXCLUDE_FLAG', 'LISTING_RECORD_CERTIFIED_THROUGH'].join('\t');
+  for (let i = 0; i < n; i += 1) {
+    const { labeler, product } = ndc(i);
+    const [form, route] = FORMS[i % FORMS.length]!;
+    const substance = SUBSTANCES[i % SUBSTANCES.length]!;
+    yield [`${labeler}-${product}_${i}`, `${labeler}-${product}`, 'HUMAN PRESCRIPTION DRUG', `Brand${i}`, '', substance, form, route,
+      '20150101', '', 'ANDA', `ANDA${String(i).padStart(6, '0')}`, `Labeler ${labeler}`, substance, String(5 * (1 + (i % 40))), 'mg/1', '', '', 'N', '20271231'].join('\t');
+  }
+}
+
+function* packages(n: number): Generator<string> {
+  yield ['PRODUCTID', 'PRODUCTNDC', 'NDCPACKAGECODE', 'PACKAGEDESCRIPTION', 'STARTMARKETINGDATE', 'ENDMARKETINGDATE', 'NDC_EXCLUDE_FLAG', 'SAMPLE_PACKAGE'].join('\t');
+  for (let i = 0; i < n; i += 1) {
+    const { labeler, product } = ndc(i);
+    for (const [pkg, count] of [['10', 30], ['20', 90]] as const) {
+      yield [`${labeler}-${product}_${i}`, `${labeler}-${product}`, `${labeler}-${product}-${pkg}`, `${count} TABLET in 1 BOTTLE (${labeler}-${product}-${pkg})`,
+        '20150101', '', 'N', 'N'].join('\t');
+    }
+  }
+}
+
+/** Runs the CLI under GNU time; returns wall and CPU seconds and the peak RSS in MiB. */
+function timedIngest(env: NodeJS.ProcessEnv, files: string[]): { wall: number; cpu: number; rssMiB: number } {
+  const started = performance.now();
+  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, join(ROOT, 'bin/drugref.js'), 'ingest', 'fda-ndc', ...files], {
+    env, cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+  });
+  const wall = (performance.now() - started) / 1000;
+  const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(run.stderr);
+  if (run.status !== 0 || !m) throw new Error(`ingest failed (exit ${run.status}): ${run.stderr.slice(-2000)}${run.stdout.slice(-2000)}`);
+  return { wall, cpu: Number(m[1]) + Number(m[2]), rssMiB: Math.round(Number(m[3]) / 1024) };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { products: { type: 'string', default: '100000' }, 'database-url': { type: 'string' } } });
+  const n = Number(values.products);
+  const dir = await mkdtemp(join(tmpdir(), 'drugref-ingest-large-'));
+  try {
+    const files = [join(dir, 'product.txt'), join(dir, 'package.txt')];
+    await write(files[0]!, products(n));
+    await write(files[1]!, packages(n));
+    const env = {
+      ...process.env, LOG_LEVEL: 'silent', DEMO: 'false',
+      ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : { DATA_DIR: join(dir, 'data') }),
+    };
+    console.log(`FDA NDC directory: ${n} products, ${2 * n} packages (${values['database-url'] ? 'PostgreSQL' : 'embedded PGlite'})`);
+    for (const run of ['first ingest (all inserts)', 'second ingest (unchanged)']) {
+      const r = timedIngest(env, files);
+      console.log(`${run}: ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} s CPU, peak RSS ${r.rssMiB} MiB`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
