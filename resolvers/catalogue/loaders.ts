@@ -9,6 +9,7 @@ import { loadDrugs } from './drug-rows.ts';
 import { productFactsLoader } from './facts.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { createMoietyDrugsLoader, createSaltLoader, createSubstanceClassLoader, createSubstanceLoader } from './substances.ts';
+import { createIdentityMembersLoader, createSubstanceIdentityLoader } from './substance-links.ts';
 
 export interface IngredientRow {
   unii: string;
@@ -241,6 +242,8 @@ export function createCatalogueLoaders(db: Queryable) {
     salts: createSaltLoader(db),
     substanceClasses: createSubstanceClassLoader(db),
     moietyDrugs: createMoietyDrugsLoader(db),
+    substanceIdentity: createSubstanceIdentityLoader(db),
+    identityMembers: createIdentityMembersLoader(db),
   };
 }
 

@@ -34,6 +34,11 @@ const substanceFields = {
   drugCount: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => (await ctx.loaders.catalogue.moietyDrugs.load(s.moietyUnii)).count,
   markets: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => (await ctx.loaders.catalogue.moietyDrugs.load(s.moietyUnii)).markets,
   drugs: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => (await ctx.loaders.catalogue.moietyDrugs.load(s.moietyUnii)).drugs,
+  identity: (s: SubstanceRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.substanceIdentity.load(s.unii),
+  links: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => {
+    const identity = await ctx.loaders.catalogue.substanceIdentity.load(s.unii);
+    return identity?.key ? ctx.loaders.catalogue.identityMembers.load(identity.key) : [];
+  },
   meta: async (s: SubstanceRow, _: unknown, ctx: RequestContext) => {
     const { drugs } = await ctx.loaders.catalogue.moietyDrugs.load(s.moietyUnii);
     return metaFor(ctx.loaders.source, [s.source, ...drugs.flatMap((d) => d.sources)]);

@@ -68,14 +68,24 @@ export function createSubstanceClassLoader(db: Queryable) {
 
 type MoietyRow = Partial<ProductRecord> & { moiety: string; n: string; markets: string[] };
 
-/** Per moiety: exact product count, markets and the first products by country and name. */
+/**
+ * Per moiety: exact product count, markets and the first products by country and name. Products
+ * of every register count: keys folding to the moiety, and keys linked to the same identity
+ * (`substance_links`, docs/catalogue.md "Substance identity").
+ */
 export function createMoietyDrugsLoader(db: Queryable) {
   return new DataLoader<string, MoietyDrugs>(async (moieties) => {
     const { rows } = await db.query<MoietyRow>(
-      `WITH prod AS (
-         SELECT DISTINCT s.moiety_unii AS moiety, p.id, p.country, lower(p.product_name) AS sort_name
-           FROM substances s JOIN product_ingredients pi ON pi.unii = s.unii JOIN products p ON p.id = pi.product_id
-          WHERE s.moiety_unii = ANY($1) AND p.searchable),
+      `WITH want AS (
+         SELECT k AS moiety, k AS target FROM unnest($1::text[]) AS k
+         UNION SELECT l.unii, l.identity FROM substance_links l WHERE l.unii = ANY($1) AND l.identity IS NOT NULL),
+       keys AS (
+         SELECT w.moiety, s.unii FROM want w JOIN substances s ON s.moiety_unii = w.target
+         UNION SELECT w.moiety, l.unii FROM want w JOIN substance_links l ON l.identity = w.target),
+       prod AS (
+         SELECT DISTINCT k.moiety, p.id, p.country, lower(p.product_name) AS sort_name
+           FROM keys k JOIN product_ingredients pi ON pi.unii = k.unii JOIN products p ON p.id = pi.product_id
+          WHERE p.searchable),
        agg AS (SELECT moiety, count(*) AS n, array_agg(DISTINCT country ORDER BY country) AS markets FROM prod GROUP BY moiety),
        ranked AS (SELECT moiety, id, row_number() OVER (PARTITION BY moiety ORDER BY country, sort_name, id) AS rn FROM prod)
        SELECT a.moiety, a.n, a.markets, ${PRODUCT_COLUMNS} FROM agg a

@@ -20,6 +20,7 @@ import { SNAPSHOT_FORMAT } from './snapshot.ts';
 import type { Snapshot, SourceInfo } from './snapshot.ts';
 import { mergeSources } from './merge.ts';
 import { moietiesFor, refreshSignatures } from './write-derived.ts';
+import { linkSubstances } from './write-links.ts';
 import { planAtc, planClasses } from './write-classification.ts';
 import { planPacks } from './write-packs.ts';
 import { planProducts } from './write-products.ts';
@@ -108,6 +109,8 @@ async function writeSnapshot(tx: Queryable, snapshot: Snapshot, report: IngestRe
   progress('write');
   // Other sources' products using a changed substance; this snapshot's products got theirs in the plan.
   await refreshSignatures(tx, substances.touched, new Set(products.idByKey.values()));
+  // Cross-register substance identity: links, linked signatures and ATC codes (write-links.ts).
+  await linkSubstances(tx, substances.touched, products.idByKey.values());
   progress('derive');
   for (const plan of plans) addCounts(report.tables[plan.table as IngestTable], plan.counts);
   report.sources.push(id);

@@ -16,12 +16,26 @@ interface ProductIngredients {
   ingredients: Array<{ moiety: string; value: number | null; unit: string | null }>;
 }
 
-/** Active moiety of every ingredient UNII of `products`: stored rows, overridden by what this ingest writes. */
+// The identity a signature uses for an ingredient: the linked identity of its moiety, else its
+// own (salt names fold by name), else its moiety key (see write-links.ts, docs/catalogue.md).
+const IDENTITY = 'coalesce(lm.identity, li.identity, s.moiety_unii, i.unii)';
+const IDENTITY_JOINS = `LEFT JOIN substances s ON s.unii = i.unii
+     LEFT JOIN substance_links li ON li.unii = i.unii LEFT JOIN substance_links lm ON lm.unii = s.moiety_unii`;
+
+/**
+ * Signature identity of every ingredient key of `products`: stored rows, overridden by the
+ * moieties this ingest writes (mapped through the stored links; write-links.ts corrects
+ * those whose link this ingest changes).
+ */
 export async function moietiesFor(tx: Queryable, products: readonly ProductEntry[], pending: ReadonlyMap<string, string>): Promise<Map<string, string>> {
   const uniis = [...new Set(products.flatMap((p) => p.ingredients.map((i) => i.unii)))];
-  const { rows } = await tx.query<{ unii: string; moiety_unii: string }>(
-    'SELECT unii, moiety_unii FROM substances WHERE unii = ANY($1::text[])', [uniis]);
-  return new Map([...rows.map((r) => [r.unii, r.moiety_unii] as const), ...pending]);
+  const { rows } = await tx.query<{ unii: string; moiety: string }>(
+    `SELECT i.unii, ${IDENTITY} AS moiety FROM unnest($1::text[]) AS i(unii) ${IDENTITY_JOINS} WHERE s.unii IS NOT NULL`, [uniis]);
+  const { rows: links } = await tx.query<{ unii: string; identity: string }>(
+    'SELECT unii, identity FROM substance_links WHERE unii = ANY($1::text[]) AND identity IS NOT NULL', [[...pending.keys(), ...pending.values()]]);
+  const linked = new Map(links.map((l) => [l.unii, l.identity]));
+  const written = [...pending].map(([key, moiety]) => [key, linked.get(moiety) ?? linked.get(key) ?? moiety] as const);
+  return new Map([...rows.map((r) => [r.unii, r.moiety] as const), ...written]);
 }
 
 /** Recomputes the signatures of every product using one of `uniis`, except those in `skip` (written with fresh ones). */
@@ -29,11 +43,11 @@ export async function refreshSignatures(tx: Queryable, uniis: readonly string[],
   if (uniis.length === 0) return 0;
   const { rows } = await tx.query<ProductIngredients>(
     `SELECT p.id, p.dose_form, p.route,
-            jsonb_agg(jsonb_build_object('moiety', coalesce(s.moiety_unii, i.unii), 'value', i.strength_value, 'unit', i.strength_unit)
+            jsonb_agg(jsonb_build_object('moiety', ${IDENTITY}, 'value', i.strength_value, 'unit', i.strength_unit)
                       ORDER BY i.position) AS ingredients
      FROM products p
      JOIN product_ingredients i ON i.product_id = p.id
-     LEFT JOIN substances s ON s.unii = i.unii
+     ${IDENTITY_JOINS}
      WHERE p.id IN (SELECT product_id FROM product_ingredients WHERE unii = ANY($1::text[]))
      GROUP BY p.id`,
     [uniis],

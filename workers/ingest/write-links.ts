@@ -1,0 +1,147 @@
+/**
+ * The substance identity layer, kept current by every ingest inside its transaction:
+ * normalised names of the substances it touched (`substance_names`), links of every key
+ * sharing one of those names (`substance_links`, see link-identity.ts), signatures of the
+ * products whose keys changed identity, and ATC codes of products whose register has none,
+ * taken through their linked substances. A handful of set-based statements per ingest.
+ */
+import type { Queryable } from '../../platform/db.ts';
+import { normaliseInnName } from '../../resolvers/catalogue/substance-names.ts';
+import { computeLinks } from './link-identity.ts';
+import type { EvidenceRow, KeyRow, LinkRow, NameRow } from './link-identity.ts';
+import { inChunks, recordset } from './plan.ts';
+import { refreshSignatures } from './write-derived.ts';
+
+export interface LinkReport {
+  /** Keys whose link was recomputed. */
+  relinked: number;
+  /** Keys left unlinked because their names point to several moiety UNIIs. */
+  ambiguous: Array<{ unii: string; names: string[]; candidates: string[] }>;
+}
+
+interface SubstanceNames {
+  unii: string;
+  name: string;
+  names: Record<string, string> | null;
+}
+
+/** Normalised names of one substance: its preferred name first, then every other; combinations left out. */
+export function namesOfSubstance(s: SubstanceNames): NameRow[] {
+  const rows = new Map<string, NameRow>();
+  for (const raw of [s.name, ...Object.values(s.names ?? {})]) {
+    if (typeof raw !== 'string') continue;
+    const parts = normaliseInnName(raw);
+    const only = parts.length === 1 ? parts[0]! : null;
+    if (only && !rows.has(only.full)) {
+      rows.set(only.full, { unii: s.unii, name_key: only.key, full_key: only.full, salt_folded: only.saltFolded, curated: only.curated, raw });
+    }
+  }
+  return [...rows.values()];
+}
+
+const INSERT_NAMES = `
+  INSERT INTO substance_names (unii, name_key, full_key, salt_folded, curated, raw)
+  SELECT unii, name_key, full_key, salt_folded, curated, raw FROM jsonb_to_recordset($1::jsonb)
+    AS r(unii text, name_key text, full_key text, salt_folded boolean, curated boolean, raw text)`;
+
+const INSERT_LINKS = `
+  INSERT INTO substance_links (unii, identity, basis, confidence, name_key, names, evidence, candidates)
+  SELECT r.unii, r.identity, r.basis, r.confidence, r.name_key,
+         ARRAY(SELECT jsonb_array_elements_text(r.names)), ARRAY(SELECT jsonb_array_elements_text(r.evidence)),
+         ARRAY(SELECT jsonb_array_elements_text(r.candidates))
+    FROM jsonb_to_recordset($1::jsonb) AS r(unii text, identity text, basis text, confidence numeric, name_key text,
+         names jsonb, evidence jsonb, candidates jsonb)`;
+
+// Keys to relink: those sharing a name with a touched key (before or after), and those whose
+// link rests on a touched UNII substance.
+const AFFECTED_KEYS = `
+  SELECT s.unii, s.name, s.provisional, s.moiety_unii AS moiety FROM substances s
+   WHERE s.unii = ANY($2::text[])
+      OR s.unii IN (SELECT unii FROM substance_names WHERE name_key = ANY($1::text[]))
+      OR s.unii IN (SELECT unii FROM substance_links WHERE identity = ANY($2::text[]) OR evidence && $2::text[] OR candidates && $2::text[])`;
+
+const EVIDENCE = `
+  SELECT n.unii, n.name_key, n.full_key, s.moiety_unii AS moiety FROM substance_names n JOIN substances s ON s.unii = n.unii
+   WHERE NOT s.provisional AND (n.name_key = ANY($1::text[]) OR n.full_key = ANY($2::text[]))`;
+
+/** Rewrites the names of the touched substances; returns the name keys they had and have. */
+async function writeNames(tx: Queryable, touched: readonly string[]): Promise<string[]> {
+  const before = await tx.query<{ name_key: string }>('SELECT DISTINCT name_key FROM substance_names WHERE unii = ANY($1::text[])', [touched]);
+  const { rows } = await tx.query<SubstanceNames>('SELECT unii, name, names FROM substances WHERE unii = ANY($1::text[])', [touched]);
+  const names = rows.flatMap(namesOfSubstance);
+  await tx.query('DELETE FROM substance_names WHERE unii = ANY($1::text[])', [touched]);
+  await inChunks(names, (chunk) => tx.query(INSERT_NAMES, [recordset(chunk)]));
+  return [...new Set([...before.rows.map((r) => r.name_key), ...names.map((n) => n.name_key)])];
+}
+
+/** Recomputes and stores the links of every key affected by `touched`; returns the keys whose identity changed. */
+async function writeLinks(tx: Queryable, touched: readonly string[], nameKeys: readonly string[]): Promise<{ changed: string[]; links: LinkRow[] }> {
+  const { rows: keys } = await tx.query<KeyRow>(AFFECTED_KEYS, [nameKeys, touched]);
+  const uniis = keys.map((k) => k.unii);
+  const { rows: names } = await tx.query<NameRow>(
+    'SELECT unii, name_key, full_key, salt_folded, curated, raw FROM substance_names WHERE unii = ANY($1::text[])', [uniis]);
+  const { rows: evidence } = await tx.query<EvidenceRow>(EVIDENCE, [[...new Set(names.map((n) => n.name_key))], [...new Set(names.map((n) => n.full_key))]]);
+  const links = computeLinks(keys, names, evidence);
+  const { rows: before } = await tx.query<{ unii: string; identity: string | null }>(
+    'DELETE FROM substance_links WHERE unii = ANY($1::text[]) RETURNING unii, identity', [uniis]);
+  await inChunks(links, (chunk) => tx.query(INSERT_LINKS, [recordset(chunk)]));
+  const was = new Map(before.map((b) => [b.unii, b.identity]));
+  const now = new Map(links.map((l) => [l.unii, l.identity]));
+  const changed = uniis.filter((u) => (was.get(u) ?? null) !== (now.get(u) ?? null));
+  return { changed, links };
+}
+
+// Products whose register gives no ATC code take the one code that the register-coded
+// products of the same medicine signature agree on, else the one code of the same substance
+// signature (register-coded products and the identity's substances); none when they disagree.
+const LINK_ATC = `
+  WITH seed AS (
+    SELECT DISTINCT substance_signature AS ss FROM products
+     WHERE substance_signature IS NOT NULL
+       AND (id = ANY($1::uuid[]) OR id IN (SELECT product_id FROM product_ingredients WHERE unii = ANY($2::text[])))),
+  target AS (
+    SELECT p.id, p.substance_signature AS ss, p.medicine_signature AS ms FROM products p
+     WHERE p.substance_signature IN (SELECT ss FROM seed) AND coalesce(p.record->>'atc_code', '') = ''),
+  reg AS (
+    SELECT q.substance_signature AS ss, q.medicine_signature AS ms, upper(q.record->>'atc_code') AS atc FROM products q
+     WHERE q.substance_signature IN (SELECT ss FROM seed) AND length(q.record->>'atc_code') = 7),
+  own AS (
+    SELECT x.ss, unnest(s.atc_codes) AS atc FROM seed x JOIN substance_links l ON l.identity = x.ss JOIN substances s ON s.unii = l.unii
+    UNION ALL SELECT x.ss, unnest(s.atc_codes) FROM seed x JOIN substances s ON s.unii = x.ss),
+  by_medicine AS (SELECT ms, min(atc) AS atc FROM reg GROUP BY ms HAVING count(DISTINCT atc) = 1),
+  by_substance AS (
+    SELECT ss, min(atc) AS atc FROM (SELECT ss, atc FROM reg UNION SELECT ss, atc FROM own WHERE length(atc) = 7) a
+     GROUP BY ss HAVING count(DISTINCT atc) = 1),
+  derived AS (
+    SELECT t.id, coalesce(m.atc, s.atc) AS atc FROM target t LEFT JOIN by_medicine m ON m.ms = t.ms LEFT JOIN by_substance s ON s.ss = t.ss)
+  UPDATE products p SET atc_code = d.atc, atc_code_linked = d.atc IS NOT NULL FROM derived d
+   WHERE p.id = d.id AND (p.atc_code IS DISTINCT FROM d.atc OR p.atc_code_linked <> (d.atc IS NOT NULL))`;
+
+// A product written by this ingest keeps its register's code; a stale linked flag is cleared.
+const CLEAR_ATC = `
+  UPDATE products SET atc_code_linked = false, atc_code = upper(nullif(record->>'atc_code', ''))
+   WHERE id = ANY($1::uuid[]) AND atc_code_linked AND (coalesce(record->>'atc_code', '') <> '' OR substance_signature IS NULL)`;
+
+/**
+ * Keeps the identity layer current after one snapshot's writes (same transaction): `touched`
+ * are the substance keys the snapshot wrote or deleted, `productIds` its products. Products of
+ * every source whose keys changed identity get new signatures, and products sharing a
+ * signature with them or with the snapshot's products get their linked ATC code.
+ */
+export async function linkSubstances(tx: Queryable, touched: readonly string[], productIds: Iterable<string>): Promise<LinkReport> {
+  const products = [...productIds];
+  let changed: string[] = [];
+  let links: LinkRow[] = [];
+  if (touched.length > 0) {
+    const nameKeys = await writeNames(tx, touched);
+    ({ changed, links } = await writeLinks(tx, touched, nameKeys));
+    const { rows } = await tx.query<{ unii: string }>('SELECT unii FROM substances WHERE moiety_unii = ANY($1::text[])', [changed]);
+    await refreshSignatures(tx, [...new Set([...changed, ...rows.map((r) => r.unii)])], new Set());
+  }
+  if (products.length > 0) await tx.query(CLEAR_ATC, [products]);
+  if (products.length > 0 || changed.length > 0) await tx.query(LINK_ATC, [products, [...changed, ...touched]]);
+  return {
+    relinked: links.length,
+    ambiguous: links.filter((l) => l.identity === null).map((l) => ({ unii: l.unii, names: l.names, candidates: l.candidates })),
+  };
+}
