@@ -7,6 +7,7 @@
 import type { Queryable } from '../../platform/db.ts';
 import { detectCodes, normaliseIdentifier } from '../catalogue/codes.ts';
 import { isUuid } from '../catalogue/drug-rows.ts';
+import { innKey } from '../catalogue/substance-names.ts';
 
 /** A reference as the client sends it: a string, or an explicit `{ system, code }`. */
 export type DrugReference = string | { system: string; code: string };
@@ -16,7 +17,10 @@ export interface ResolvedReference {
   index: number;
   reference: string;
   resolved: boolean;
-  /** How it matched: id, a code system, unii, rxcui, atc, atc_class, substance_name, product_name. */
+  /**
+   * How it matched: id, a code system, unii, rxcui, atc, atc_class, substance_name, inn_name
+   * (the normalised INN name of any register's substance: `metformine`, `Metformini hydrochloridum`), product_name.
+   */
   matchedBy: string | null;
   label: string | null;
   substances: Array<{ unii: string; name: string }>;
@@ -50,12 +54,15 @@ function readingsOf(ref: DrugReference, idx: number, allowClasses: boolean): Ref
     return [{ idx, kind: 'ident', system: c.system, code: c.code }];
   });
   // A word that is also shaped like a code (a UNII-like brand) is tried as a name too.
-  return [...codes, { idx, kind: 'name', system: null, code: text.toLowerCase() }];
+  const inn = innKey(text);
+  return [...codes, { idx, kind: 'name', system: null, code: text.toLowerCase() }, ...(inn ? [{ idx, kind: 'inn', system: null, code: inn }] : [])];
 }
 
 // Moieties reached from products (by id, identifier or product/brand name), from substances
-// (UNII, RxCUI, any of their names) and from ATC codes; products without ingredients fall
-// back to their own ATC code. One statement, so a list costs one round trip.
+// (UNII, RxCUI, any of their names) and from ATC codes; products whose moieties have no ATC
+// code (no ingredients, or a register's provisional substances, as in the SL) fall back to
+// their own ATC code. A moiety without ATC codes of its own takes those of its linked
+// identity (`linked_atc_codes`, migrations/0620). One statement, so a list costs one round trip.
 const RESOLVE = `
 WITH refs AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, kind text, system text, code text)),
 prod AS (
@@ -64,15 +71,20 @@ prod AS (
   UNION SELECT r.idx, p.id, 'product_name' FROM refs r JOIN products p
     ON r.kind = 'name' AND (lower(p.product_name) = r.code OR lower(p.brand) = r.code)),
 hits AS (
-  SELECT pr.idx, pr.how, m.unii, m.name, m.atc_codes FROM prod pr
+  SELECT pr.idx, pr.how, m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) AS atc_codes FROM prod pr
     JOIN product_ingredients pi ON pi.product_id = pr.id JOIN substances s ON s.unii = pi.unii JOIN substances m ON m.unii = s.moiety_unii
   UNION ALL SELECT pr.idx, pr.how, NULL, p.product_name, ARRAY[p.atc_code] FROM prod pr JOIN products p ON p.id = pr.id
-    WHERE p.atc_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id)
-  UNION ALL SELECT r.idx, r.kind, m.unii, m.name, m.atc_codes FROM refs r
+    WHERE p.atc_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM product_ingredients pi JOIN substances s ON s.unii = pi.unii
+                                                   JOIN substances m ON m.unii = s.moiety_unii
+                                                  WHERE pi.product_id = p.id AND cardinality(linked_atc_codes(m.unii, m.atc_codes)) > 0)
+  UNION ALL SELECT r.idx, r.kind, m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) FROM refs r
     JOIN substances s ON (r.kind = 'unii' AND s.unii = r.code) OR (r.kind = 'rxcui' AND s.rxcui = r.code)
     JOIN substances m ON m.unii = s.moiety_unii
-  UNION ALL SELECT r.idx, 'substance_name', m.unii, m.name, m.atc_codes FROM refs r
+  UNION ALL SELECT r.idx, 'substance_name', m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) FROM refs r
     JOIN substances s ON r.kind = 'name' AND (lower(s.name) = r.code OR EXISTS (SELECT 1 FROM jsonb_each_text(s.names) n WHERE lower(n.value) = r.code))
+    JOIN substances m ON m.unii = s.moiety_unii
+  UNION ALL SELECT r.idx, 'inn_name', m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) FROM refs r
+    JOIN substance_names n ON r.kind = 'inn' AND n.name_key = r.code JOIN substances s ON s.unii = n.unii
     JOIN substances m ON m.unii = s.moiety_unii
   UNION ALL SELECT r.idx, 'atc', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc' AND n.code = r.code AND n.level = 5
   UNION ALL SELECT r.idx, 'atc', m.unii, m.name, ARRAY[r.code] FROM refs r JOIN substances m ON r.kind = 'atc' AND m.unii = m.moiety_unii AND r.code = ANY(m.atc_codes)
@@ -82,7 +94,7 @@ SELECT idx, how, unii, name, atc_codes FROM hits ORDER BY idx, how, name`;
 interface Hit { idx: number; how: string; unii: string | null; name: string; atc_codes: string[] }
 
 /** Codes and exact names beat product names, so "warfarin" is the substance, not a product called so. */
-const PRECEDENCE = ['id', 'atc', 'atc_class', 'unii', 'rxcui', 'substance_name'];
+const PRECEDENCE = ['id', 'atc', 'atc_class', 'unii', 'rxcui', 'substance_name', 'inn_name'];
 
 function rank(how: string): number {
   const i = PRECEDENCE.indexOf(how);

@@ -32,8 +32,8 @@ const snapshot: Snapshot = {
     product('gb', 'GB', [0.04, 'g'], [{ units: 30, price: [8.234, 'GBP'] }]),
     // US: 10000 mcg = 10 mg × 90 = 900 mg = 30 DDD for 45 USD.
     product('us', 'US', [10000, 'mcg'], [{ units: 90, price: [45, 'USD'] }]),
-    // DE: a strength per dose cannot be normalised to the DDD: per unit.
-    product('de', 'DE', [20, 'mg/dose'], [{ units: 20, unit: 'doses', price: [8, 'EUR'] }]),
+    // DE: a release rate (per hour) cannot be normalised to the DDD: per unit.
+    product('de', 'DE', [20, 'mcg/h'], [{ units: 20, unit: 'patches', price: [8, 'EUR'] }]),
     // FR: no unit count: per pack. IT: no price: none.
     product('fr', 'FR', [20, 'mg'], [{ price: [10, 'EUR'] }]),
     product('it', 'IT', [20, 'mg'], [{ units: 28 }]),

@@ -72,6 +72,14 @@ describe('leadingQuantity', () => {
     expect(leadingQuantity('12 Stk')).toEqual({ units: 12, unit: 'Stk' });
     expect(leadingQuantity('Flasche')).toBeNull();
   });
+
+  it('reads pack texts in the registers own words with the pack-size grammar', () => {
+    expect(leadingQuantity('4 x 112 Kapsel(n)')).toEqual({ units: 448, unit: 'Kapsel(n)' });
+    expect(leadingQuantity('Durchstf 10 ml')).toEqual({ units: 10, unit: 'ml' });
+    expect(leadingQuantity('plaquette(s) thermoformée(s) PVC-aluminium de 28 comprimé(s)')).toEqual({ units: 28, unit: 'comprimé(s)' });
+    expect(leadingQuantity('ZOCOR Filmtabl 20 mg 28 Stk')).toEqual({ units: 28, unit: 'Stk' });
+    expect(leadingQuantity('10 VIAL in 1 CARTON > 2 mL in 1 VIAL')).toEqual({ units: 20, unit: 'mL' });
+  });
 });
 
 describe('provisionalNameKey', () => {
