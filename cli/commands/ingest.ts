@@ -38,7 +38,7 @@ async function ingest(args: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = adapter.parse(await readInputs(paths));
+    parsed = await adapter.parse(await readInputs(paths));
   } catch (error) {
     if (!(error instanceof FileRejectedError)) throw error;
     err(`drugref ingest: file rejected, nothing was written: ${error.message}`);

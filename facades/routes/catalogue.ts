@@ -20,7 +20,7 @@ export const PACK = `id description units unit marketingStatus identifiers { sys
   prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability sources`;
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
   reimbursementRatePercent dispensingCategory genericGroups { code label role } previousNames { name until } additionalMonitoring
-  authorisationStatus veterinary assessments { kind value date text } attributes
+  authorisationStatus veterinary assessments { kind value date text code reason url } attributes
   ingredients { unii name moietyUnii strengthValue strengthUnit strengthText moietyStrength { unii strengthValue strengthUnit strengthText } }
   identifiers { system code packId }
   packs { ${PACK} } atcChain { code name level } monographLanguages classes { system code label } ${SOURCES}`;
@@ -41,7 +41,8 @@ const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!) { drugByCode(s
 const DRUG_STATUSES = [200, 401, 403, 404, 422];
 const PRICING = 'country basis packs { drugId productName packId description units prices { kind amount currency validFrom } sl }';
 const SUBSTANCE = `unii name names provisional moietyUnii moiety { unii name } salts { unii name } formula smiles inchikey rxcui
-  atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ITEM} } ${SOURCES}`;
+  atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ITEM} }
+  identity { key status basis confidence normalisedName names evidence candidates } links { key name source provisional basis confidence } ${SOURCES}`;
 
 export const catalogueRoutes: RouteDef[] = [
   {

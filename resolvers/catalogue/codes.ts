@@ -83,7 +83,10 @@ export function ndc11FromUndashed10(ndc10: string): string[] {
   ];
 }
 
-function detectNdc(q: string): CodeCandidate[] {
+function detectNdc(raw: string): CodeCandidate[] {
+  // Labels print the code as `NDC 0093-7155-98` (or `NDC: ...`); the prefix is not part of it.
+  const stripped = raw.replace(/^NDC[\s:#-]*/i, '');
+  const q = /^[\d\s]+$/.test(stripped) ? stripped.replace(/\s+/g, '') : stripped;
   const dashed = ndc11FromDashed(q);
   if (dashed) return [{ kind: 'ndc', system: 'ndc11', code: dashed }];
   const product = ndcProductFromDashed(q);

@@ -109,8 +109,8 @@ describe('GET /v1/drugs/{id}', () => {
     };
     const brufen = await roundTrips(IDS.brufenCh);
     expect(await roundTrips(IDS.advilFr)).toBe(brufen);
-    // Without packs the prices loader has nothing to load: one trip fewer, never more.
-    expect(await roundTrips(IDS.oldIbuprofenCh)).toBe(brufen - 1);
+    // Without packs the pack identifier and price loaders have nothing to load: two trips fewer, never more.
+    expect(await roundTrips(IDS.oldIbuprofenCh)).toBe(brufen - 2);
   });
 
   it('answers 401 without a key and 403 without drugs:read', async () => {

@@ -48,10 +48,18 @@ export interface DddEntry {
   note?: string;
 }
 
+/**
+ * One ATC code. WHO publishes the code list (names) and the DDD table apart, so an entry may
+ * carry either fact: a snapshot in which any entry has a `name` states the whole tree of its
+ * source (codes it leaves out lose their node), and one in which any entry has `ddd` states all
+ * the source's DDDs (`ddd` absent or empty: none). The fact a snapshot does not carry stays as
+ * stored, so the two files can be loaded together or one after the other in either order.
+ */
 export interface AtcEntry {
   /** Level 1..5 code, e.g. `N`, `N02`, `N02B`, `N02BE`, `N02BE01`. */
   code: string;
-  name: string;
+  /** WHO's English label; absent in a DDD-only snapshot (a DDD table without the code list). */
+  name?: string;
   /** ATC level 1..5; follows from the code length (1, 3, 4, 5, 7 characters). */
   level?: number;
   ddd?: DddEntry[];
@@ -148,7 +156,11 @@ export interface MonographEntry {
 export interface ProductEntry {
   /** Natural key within the source, e.g. the Swissmedic number or the CIS code. */
   key: string;
-  country: Jurisdiction;
+  /**
+   * The market of the product; `EU` for a centrally authorised product of the EMA report, valid
+   * in every member state (it is linked to national products through a shared `eu_number`).
+   */
+  country: Jurisdiction | 'EU';
   product_name: string;
   brand?: string;
   generic?: boolean;
@@ -177,8 +189,11 @@ export interface ProductEntry {
   authorisation_status?: string;
   /** True for veterinary products: kept and findable by code, but out of human search. */
   veterinary?: boolean;
-  /** Health-technology assessments the register publishes (HAS SMR / ASMR). */
-  assessments?: Array<{ kind: 'smr' | 'asmr'; value: string; date?: string; text?: string }>;
+  /**
+   * Health-technology assessments the register publishes (HAS SMR / ASMR), with the
+   * assessor's dossier code (`CT-12345`), the reason (`Inscription (CT)`) and the page URL.
+   */
+  assessments?: Array<{ kind: 'smr' | 'asmr'; value: string; date?: string; text?: string; code?: string; reason?: string; url?: string }>;
   /** Other register facts worth keeping that have no field of their own, by documented name. */
   attributes?: Record<string, string | number | boolean>;
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { parseFdaNdc, parsePharmClasses } from '../../../workers/ingest/adapters/fda-ndc.ts';
+import { ndc11Of, ndcPackIdentifiers, packageLayoutOf } from '../../../workers/ingest/adapters/us-ndc.ts';
+import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 
 const file = (name: string, as = name): InputFile => ({
   name: as,
@@ -79,6 +81,94 @@ describe('fda-ndc adapter', () => {
 
   it('rejects a call without package.txt', () => {
     expect(() => parseFdaNdc([file('product.txt')], { asOf })).toThrow(/needs product.txt and package.txt/);
+  });
+});
+
+describe('fda-ndc adapter: unfinished drugs (bulk ingredients)', () => {
+  const files = [file('unfinished_product.txt'), file('unfinished_package.txt')];
+  const { snapshot, problems, files: reports } = parseFdaNdc(files, { asOf });
+  const product = (ndc: string) => snapshot.products?.find((p) => p.identifiers.some((i) => i.system === 'ndc' && i.code === ndc));
+
+  it('forms its own source, every record flagged unfinished with its marketing category', () => {
+    expect(snapshot.source.id).toBe('fda-ndc-unfinished');
+    expect(snapshot.products).toHaveLength(4);
+    for (const p of snapshot.products ?? []) expect(p.attributes?.unfinished).toBe(true);
+    expect(product('519271004')).toMatchObject({
+      product_name: 'Ibuprofen', dose_form: 'POWDER', holder: 'Société Chimique Exemple', marketing_status: 'active',
+      attributes: { unfinished: true, product_type: 'BULK INGREDIENT', marketing_category: 'BULK INGREDIENT' },
+      ingredients: [{ unii: 'name:IBUPROFEN', strength_value: 1, strength_unit: 'kg/kg' }],
+    });
+    expect(product('519271004')?.brand).toBeUndefined();
+    expect(product('519271004')?.route).toBeUndefined();
+    expect(product('110140385')?.attributes).toMatchObject({ marketing_category: 'DRUG FOR FURTHER PROCESSING', dea_schedule: 'CIII' });
+  });
+
+  it('keeps a listing without strengths, ended listings withdrawn, and animal compounding as veterinary', () => {
+    expect(product('001439521')).toMatchObject({ marketing_status: 'withdrawn', ingredients: [{ unii: 'name:ACETAMINOPHEN' }] });
+    expect(product('001439521')?.packs[0]).toMatchObject({ key: '00143952101', marketing_status: 'withdrawn', description: '1 kg in 1 BOTTLE, PLASTIC (0143-9521-01)' });
+    expect(product('632750995')?.veterinary).toBe(true);
+  });
+
+  it('normalises 5-4-1, 4-4-2, 5-3-2 and undashed 10-digit package codes (layout from the product NDC) to ndc11', () => {
+    expect(product('519271004')?.packs.map((p) => p.key)).toEqual(['51927100401', '51927100402']);
+    expect(product('519271004')?.packs[1]?.identifiers).toEqual([{ system: 'ndc', code: '5192710042' }, { system: 'ndc11', code: '51927100402' }]);
+    expect(product('110140385')?.packs[0]).toMatchObject({ key: '11014038501', units: 6000, unit: 'CAPSULE' });
+    expect(product('632750995')?.packs[0]?.key).toBe('63275099505');
+  });
+
+  it('reports malformed rows of the Windows-1252, CRLF files with their line numbers', () => {
+    expect(problems).toEqual([
+      { file: 'unfinished_product.txt', line: 6, message: 'PRODUCTNDC "ABC" is not a labeler-product NDC' },
+      { file: 'unfinished_package.txt', line: 7, message: expect.stringContaining('is not a product of unfinished_product.txt') },
+    ]);
+    expect(reports).toEqual([
+      { file: 'unfinished_product.txt', role: 'unfinished product', read: 5, kept: 4, skipped: 1 },
+      { file: 'unfinished_package.txt', role: 'unfinished package', read: 6, kept: 5, skipped: 1 },
+    ]);
+  });
+
+  it('recognises the layouts by header whatever the files are called', () => {
+    const renamed = parseFdaNdc([file('unfinished_product.txt', 'bulk-products.txt'), file('unfinished_package.txt', 'bulk-unfinished-packages.txt')], { asOf });
+    expect(renamed.snapshot.source.id).toBe('fda-ndc-unfinished');
+    expect(renamed.files?.map((f) => f.role)).toEqual(['unfinished product', 'unfinished package']);
+    expect(parseFdaNdc([file('product.txt', 'a.txt'), file('package.txt', 'b.txt')], { asOf }).files?.map((f) => f.role)).toEqual(['product', 'package']);
+  });
+
+  it('refuses finished and unfinished files mixed in one call, and a header of neither layout', () => {
+    expect(() => parseFdaNdc([file('product.txt'), file('unfinished_package.txt')], { asOf })).toThrow(/separate sources, ingest each pair on its own/);
+    expect(() => parseFdaNdc([...files, file('product.txt')], { asOf })).toThrow(FileRejectedError);
+    expect(() => parseFdaNdc([file('unfinished_product.txt'), file('package-bad-header.txt')], { asOf }))
+      .toThrow(/package-bad-header.txt: header matches neither .* missing PRODUCTNDC, NDCPACKAGECODE, PACKAGEDESCRIPTION/);
+  });
+});
+
+describe('NDC layouts', () => {
+  it('normalise 4-4-2, 5-3-2, 5-4-1, 5-4-2 and 11 digits to one 11-digit form', () => {
+    expect(ndc11Of('0904-5853-61')).toBe('00904585361');
+    expect(ndc11Of('11673-010-24')).toBe('11673001024');
+    expect(ndc11Of('50580-0496-1')).toBe('50580049601');
+    expect(ndc11Of('50580-0496-10')).toBe('50580049610');
+    expect(ndc11Of('00904585361')).toBe('00904585361');
+    expect(ndc11Of('0904-58530-61')).toBeNull();
+  });
+
+  it('split undashed 10 digits only when the layout is known', () => {
+    expect(ndc11Of('0904585361', '4-4-2')).toBe('00904585361');
+    expect(ndc11Of('1167301024', '5-3-2')).toBe('11673001024');
+    expect(ndc11Of('5058004961', '5-4-1')).toBe('50580049601');
+    expect(ndc11Of('0904585361')).toBeNull();
+    expect(packageLayoutOf('0904-5853')).toBe('4-4-2');
+    expect(packageLayoutOf('11673-010')).toBe('5-3-2');
+    expect(packageLayoutOf('50580-0496')).toBe('5-4-1');
+    expect(packageLayoutOf('505800496')).toBeNull();
+  });
+
+  it('agree with the lookup normaliser, and keep the printed 10 digits beside ndc11', () => {
+    for (const printed of ['0904-5853-61', '11673-010-24', '50580-0496-1', '00904585361']) {
+      expect(normaliseIdentifier('ndc11', printed)).toBe(ndc11Of(printed));
+    }
+    expect(ndcPackIdentifiers('50580-0496-1', '50580049601')).toEqual([{ system: 'ndc', code: '5058004961' }, { system: 'ndc11', code: '50580049601' }]);
+    expect(ndcPackIdentifiers('50580049601', '50580049601')).toEqual([{ system: 'ndc11', code: '50580049601' }]);
   });
 });
 

@@ -9,13 +9,16 @@ const file = (dir: string, name: string): InputFile => ({
 });
 
 describe('adapter registry', () => {
-  it('registers the five adapters with the files they read', () => {
-    expect(ADAPTERS.map((a) => a.id)).toEqual(['who-atc', 'fda-ndc', 'fr-bdpm', 'ch-sl', 'snapshot']);
+  it('registers an adapter for every published format with the files it reads', () => {
+    expect(ADAPTERS.map((a) => a.id)).toEqual([
+      'who-atc', 'fda-ndc', 'us-openfda-ndc', 'us-unii', 'us-rxnorm', 'us-spl', 'fr-bdpm', 'ch-sl', 'ch-sl-groups', 'ch-artikelstamm',
+      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'snapshot',
+    ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();
   });
 
-  it('runs each adapter on its fixture files, matching files by base name', () => {
+  it('runs each adapter on its fixture files, matching files by base name', async () => {
     const runs: Array<[string, InputFile[]]> = [
       ['who-atc', [file('who-atc', 'atc.csv')]],
       ['fda-ndc', [file('fda-ndc', 'package.txt'), file('fda-ndc', 'product.txt')]],
@@ -24,14 +27,14 @@ describe('adapter registry', () => {
       ['snapshot', [file('snapshot', 'snapshot.json')]],
     ];
     for (const [id, files] of runs) {
-      const result = findAdapter(id)!.parse(files);
+      const result = await findAdapter(id)!.parse(files);
       expect(result.snapshot.format).toBe('drugref-snapshot/1');
       expect(result.snapshot.source.id).toBe(id === 'snapshot' ? 'example-ch' : id);
     }
   });
 
-  it('refuses a single-file adapter given several unrelated files', () => {
+  it('refuses a single-file adapter given several unrelated files', async () => {
     const files = [file('who-atc', 'atc.csv'), file('who-atc', 'bad-header.csv')];
-    expect(() => findAdapter('ch-sl')!.parse(files)).toThrow(FileRejectedError);
+    await expect(findAdapter('ch-sl')!.parse(files)).rejects.toThrow(FileRejectedError);
   });
 });

@@ -32,7 +32,7 @@ describe('json snapshot adapter', () => {
     expect(problems).toEqual([
       { file: 'snapshot.json', line: 0, message: '$.substances[1].unii: "NOT-A-UNII" is not a valid UNII (set provisional: true for a provisional key)' },
       { file: 'snapshot.json', line: 0, message: '$.products[1].packs[0].identifiers[0].code: "7680653180018" is not a valid gtin code' },
-      { file: 'snapshot.json', line: 0, message: '$.products[2].country: must be one of CH, GB, FR, DE, IT, AT, ES, DK, SE, FI, NO, NL, BE, IE, PT, US' },
+      { file: 'snapshot.json', line: 0, message: '$.products[2].country: must be one of CH, GB, FR, DE, IT, AT, ES, DK, SE, FI, NO, NL, BE, IE, PT, US, EU' },
       { file: 'snapshot.json', line: 0, message: '$.products[2].atc_cod: is not a field of this format' },
     ]);
   });

@@ -1,58 +1,18 @@
 /**
- * Navigation over fast-xml-parser output for the SL adapter. The parser keeps values as
- * strings (codes keep leading zeros), turns empty elements into '' and elements with
- * attributes into objects; these helpers hide those cases.
+ * SL-specific reading of `Preparations.xml` elements: limitations (code, type, value,
+ * niveau, text, validity) at preparation, IT-code and pack level, and the co-insurance rule.
+ * Both schemas in use share these elements; the newer one only adds siblings.
  */
-
-/** A parsed element: child elements by name, attributes as `@_name`, text as `#text`. */
-export type Node = { [name: string]: unknown };
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The single child element `name`, or undefined (also for empty elements). */
-export function child(node: Node | undefined, name: string): Node | undefined {
-  const value = node?.[name];
-  return isNode(value) ? value : undefined;
-}
-
-/** Repeated child elements `name` (always parsed as arrays), empty when absent. */
-export function children(node: Node | undefined, name: string): Node[] {
-  const value = node?.[name];
-  return Array.isArray(value) ? value.filter(isNode) : [];
-}
-
-/** Trimmed text of child element or attribute `name`; '' when absent or empty. */
-export function text(node: Node | undefined, name: string): string {
-  const value = node?.[name];
-  if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
-  if (isNode(value) && typeof value['#text'] === 'string') return value['#text'].trim();
-  return '';
-}
-
-/**
- * 1-based line of every `<name>` start tag in document order (`<Pack>` but not `<Packs>`),
- * so the n-th parsed element can be reported with its line.
- */
-export function elementLines(xml: string, name: string): number[] {
-  const lines: number[] = [];
-  const pattern = new RegExp(`<${name}[\\s>/]`, 'g');
-  let line = 1;
-  let scanned = 0;
-  for (const match of xml.matchAll(pattern)) {
-    for (let i = scanned; i < match.index; i += 1) if (xml.charCodeAt(i) === 10) line += 1;
-    scanned = match.index;
-    lines.push(line);
-  }
-  return lines;
-}
+import type { SlLimitation } from '../snapshot.ts';
+import { isoFromDayFirst, parseDecimal } from './common.ts';
+import { child, children, text } from './xml-stream.ts';
+import type { Node } from './xml-stream.ts';
 
 /**
  * Limitation texts are HTML fragments (`<br>` escaped in the XML, usually followed by a real
  * line break): one line break per `<br>`, other tags dropped, trailing spaces trimmed.
  */
-function plain(html: string): string {
+export function plain(html: string): string {
   return html
     .replace(/[ \t]*<br\s*\/?>[ \t]*(\r?\n)?/gi, '\n')
     .replace(/<[^>]+>/g, '')
@@ -61,11 +21,70 @@ function plain(html: string): string {
     .trim();
 }
 
-/** German text of every Limitation under the given Limitations elements, blank-line separated. */
-export function limitationText(containers: Array<Node | undefined>): string {
-  return containers
-    .flatMap((c) => children(c, 'Limitation'))
-    .map((l) => plain(text(l, 'DescriptionDe')))
-    .filter(Boolean)
-    .join('\n\n');
+function limitation(node: Node, level: SlLimitation['level']): SlLimitation | null {
+  const body = plain(text(node, 'DescriptionDe') || text(node, 'DescriptionFr') || text(node, 'DescriptionIt'));
+  const code = text(node, 'LimitationCode');
+  if (body === '' && code === '') return null;
+  const out: SlLimitation = { text: body, level };
+  if (code) out.code = code;
+  const type = text(node, 'LimitationType');
+  if (type) out.type = type.toUpperCase();
+  const value = parseDecimal(text(node, 'LimitationValue'));
+  if (value !== null) out.value = value;
+  const niveau = text(node, 'LimitationNiveau');
+  if (niveau) out.niveau = niveau;
+  const from = isoFromDayFirst(text(node, 'ValidFromDate'));
+  if (from) out.valid_from = from;
+  return out;
+}
+
+function fromContainer(container: Node | undefined, level: SlLimitation['level']): SlLimitation[] {
+  return children(container, 'Limitation').map((l) => limitation(l, level)).filter((l): l is SlLimitation => l !== null);
+}
+
+/**
+ * Limitations that apply to the whole preparation: its own, then those of its IT codes
+ * (the therapeutic-group limitations such as "Gesamthaft zugelassen: 40 Punkte").
+ */
+export function preparationLimitations(prep: Node): SlLimitation[] {
+  const own = fromContainer(child(prep, 'Limitations'), 'preparation');
+  const itCodes = children(child(prep, 'ItCodes'), 'ItCode').flatMap((c) => fromContainer(child(c, 'Limitations'), 'preparation'));
+  return [...own, ...itCodes];
+}
+
+/** Limitations attached to one pack. */
+export function packLimitations(pack: Node): SlLimitation[] {
+  return fromContainer(child(pack, 'Limitations'), 'pack');
+}
+
+/** All limitation texts, blank-line separated (what readers of `sl.limitation.text` expect). */
+export function limitationText(limitations: readonly SlLimitation[]): string {
+  return limitations.map((l) => l.text).filter(Boolean).join('\n\n');
+}
+
+/** Default co-insurance share (KLV Art. 38a para. 1). */
+const DEFAULT_COINSURANCE = 10;
+/** The higher share for flagged preparations: 20 % until 2023, 40 % since 1 January 2024. */
+const HIGHER_COINSURANCE_BEFORE_2024 = 20;
+const HIGHER_COINSURANCE = 40;
+
+/**
+ * Co-insurance of a preparation. The flag marking the higher co-insurance is `FlagSB20` in
+ * the older schema and `FlagSB` in the newer one (oddb2xml reads either as "deductible" and
+ * writes 20 for Y, 10 for N); `Y` in either means the higher share. The flag names a
+ * category, not a rate: the rate is the law's at the list's release date (20 % until the end
+ * of 2023, 40 % from 2024), and the current 40 % when the file carries no release date.
+ */
+export function coinsurancePercent(prep: Node, releaseDate: string | null): number {
+  const higher = text(prep, 'FlagSB') === 'Y' || text(prep, 'FlagSB20') === 'Y';
+  if (!higher) return DEFAULT_COINSURANCE;
+  return releaseDate !== null && releaseDate < '2024-01-01' ? HIGHER_COINSURANCE_BEFORE_2024 : HIGHER_COINSURANCE;
+}
+
+/** IT codes of the preparation, most specific (longest) first: `07.02.40.`, `07.02.`, `07.`. */
+export function itCodes(prep: Node): Array<{ code: string; label: string }> {
+  return children(child(prep, 'ItCodes'), 'ItCode')
+    .map((c) => ({ code: text(c, '@_Code'), label: text(c, 'DescriptionDe') }))
+    .filter((c) => c.code !== '')
+    .sort((a, b) => b.code.length - a.code.length);
 }

@@ -1,27 +1,31 @@
 /**
- * Swiss Spezialitätenliste (BAG, FOPH): `Preparations.xml` from the monthly XML publication.
- * Root `Preparations`, one `Preparation` per medicine (NameDe/Fr/It, DescriptionDe, AtcCode,
- * SwissmedicNo5, OrgGenCode, FlagSB / FlagSB20, Limitations, Substances, Packs, ItCodes) and
- * one `Pack` per package (DescriptionDe, SwissmedicNo8, GTIN, BagDossierNo, Limitations,
+ * Swiss Spezialitätenliste (BAG, FOPH): `Preparations.xml` from the monthly XML publication,
+ * in both schemas in use. Root `Preparations` (attribute ReleaseDate), one `Preparation` per
+ * medicine (NameDe/Fr/It, DescriptionDe, AtcCode, SwissmedicNo5, OrgGenCode, FlagSB20 in the
+ * older schema / FlagSB in the newer, FlagGGSL, GammeNumber/GammeName, Limitations,
+ * Substances, Packs, ItCodes) and one `Pack` per package (attributes Pharmacode, PackId;
+ * DescriptionDe, SwissmedicCategory, SwissmedicNo8, BagDossierNo, GTIN, PrevGTINcode, Limitations,
  * PointLimitations, Prices/ExFactoryPrice|PublicPrice/Price, Status/IntegrationDate).
  *
- * Keys: a product is keyed by the BAG's `ProductCommercial` attribute (falling back to the
- * Swissmedic number), a pack by its GTIN. Older files have no GTIN element; there the GTIN is
- * rebuilt as 7680 + SwissmedicNo8 + GS1 check digit, which is how Swiss medicine GTINs are formed.
- * Co-insurance: 10 % by default; 40 % when the preparation carries the higher-deductible flag
- * (`FlagSB`, in force since 2024; older files mark the same category with `FlagSB20`).
+ * Keys (stable across monthly files): a product by the BAG's `ProductCommercial` attribute,
+ * else its 5-digit Swissmedic number, else `dossier:<BagDossierNo>` of its first pack. A pack
+ * by its GTIN; files without a GTIN element get it rebuilt as 7680 + SwissmedicNo8 + GS1 check
+ * digit (how Swiss medicine GTINs are formed); a pack with neither (non-Swissmedic products
+ * such as foods for special medical purposes) is keyed `phar:<Pharmacode>`, else
+ * `dossier:<BagDossierNo>:<DescriptionDe>`. Such preparations and packs are kept.
  * Substances are named in Latin without UNIIs, so they get provisional name keys.
+ * The file is streamed (see xml-stream.ts): memory holds one preparation at a time.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { completeGtin } from '../../../resolvers/catalogue/check-digits.ts';
 import { atcLevel, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import {
-  FileRejectedError, ProblemLog, RowError, decodeText, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey,
+  ProblemLog, RowError, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey,
 } from './common.ts';
-import { child, children, elementLines, limitationText, text } from './ch-sl-xml.ts';
-import type { Node } from './ch-sl-xml.ts';
+import { coinsurancePercent, itCodes, limitationText, packLimitations, preparationLimitations } from './ch-sl-xml.ts';
+import { child, children, streamRecords, text } from './xml-stream.ts';
+import type { Node } from './xml-stream.ts';
 
 export const CH_SL_FILE = 'Preparations.xml';
 
@@ -34,31 +38,15 @@ export const CH_SL_SOURCE: SourceInfo = {
   url: 'https://www.spezialitätenliste.ch/',
 };
 
-/** Elements that repeat and must always parse as arrays. */
-const REPEATED = new Set(['Preparation', 'Pack', 'Limitation', 'PointLimitation', 'Substance', 'ItCode', 'Partner']);
-
-/** Deductible when the higher co-insurance flag is set, and otherwise (KLV Art. 38a). */
-const HIGHER_COINSURANCE = 40;
-const DEFAULT_COINSURANCE = 10;
-
 interface Context {
   file: string;
   log: ProblemLog;
+  releaseDate: string | null;
   substances: Map<string, SubstanceEntry>;
-  packLines: number[];
-  packIndex: number;
-}
-
-function parseXml(file: string, xml: string): Node {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw new FileRejectedError(file, `not well-formed XML at line ${valid.err.line}: ${valid.err.msg}`);
-  const parser = new XMLParser({
-    ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false,
-    isArray: (name) => REPEATED.has(name),
-  });
-  const root = child(parser.parse(xml) as Node, 'Preparations');
-  if (!root) throw new FileRejectedError(file, 'root element is not <Preparations>');
-  return root;
+  productKeys: Set<string>;
+  packKeys: Set<string>;
+  products: ProductEntry[];
+  read: number;
 }
 
 function ingredients(prep: Node, substances: Map<string, SubstanceEntry>): Ingredient[] {
@@ -75,39 +63,63 @@ function ingredients(prep: Node, substances: Map<string, SubstanceEntry>): Ingre
   return out;
 }
 
-/** Ex-factory and public price of a pack, or an error message for a non-numeric price. */
-function prices(pack: Node): Price[] | string {
+/** Ex-factory and public price of a pack; a RowError for a non-numeric price. */
+function prices(pack: Node): Price[] {
   const out: Price[] = [];
   for (const [element, kind] of [['ExFactoryPrice', 'ex_factory'], ['PublicPrice', 'public']] as const) {
     const node = child(child(pack, 'Prices'), element);
     const raw = text(node, 'Price');
     if (raw === '') continue;
     const amount = parseDecimal(raw);
-    if (amount === null) return `${element} "${raw}" is not a number`;
+    if (amount === null) throw new RowError(`${element} "${raw}" is not a number`);
     const validFrom = isoFromDayFirst(text(node, 'ValidFromDate'));
     out.push({ amount, currency: 'CHF', kind, ...(validFrom ? { valid_from: validFrom } : {}) });
   }
   return out;
 }
 
-/** Pack GTIN: the GTIN element, else rebuilt from SwissmedicNo8; a RowError when neither is usable. */
-function packGtin(pack: Node): string {
-  const given = text(pack, 'GTIN');
-  const no8 = text(pack, 'SwissmedicNo8');
-  const gtin = given !== '' ? normaliseGtin(given) : (/^\d{8}$/.test(no8) ? completeGtin(`7680${no8}`) : null);
-  if (!gtin) throw new RowError(given !== '' ? `GTIN "${given}" has a wrong check digit or length` : 'pack has neither a GTIN nor an 8-digit SwissmedicNo8');
-  return gtin;
+/** 8-digit Swissmedic pack number; older files drop leading zeros (`585001`). */
+function swissmedicNo8(pack: Node): string | null {
+  const raw = text(pack, 'SwissmedicNo8');
+  return /^\d{6,8}$/.test(raw) && Number(raw) > 0 ? raw.padStart(8, '0') : null;
 }
 
-function slEntry(prep: Node, pack: Node, packPrices: Price[]): NonNullable<PackEntry['sl']> {
-  const higher = text(prep, 'FlagSB') === 'Y' || text(prep, 'FlagSB20') === 'Y';
-  const limitation = limitationText([child(prep, 'Limitations'), child(pack, 'Limitations')]);
+function pharmacodeOf(pack: Node): string | null {
+  const raw = text(pack, '@_Pharmacode').replace(/^0+/, '');
+  return /^\d+$/.test(raw) ? raw : null;
+}
+
+/** The pack's natural key and GTIN (null when it has none); see the module comment. */
+function packKey(pack: Node): { key: string; gtin: string | null } {
+  const given = text(pack, 'GTIN');
+  if (given !== '') {
+    const gtin = normaliseGtin(given);
+    if (!gtin) throw new RowError(`GTIN "${given}" has a wrong check digit or length`);
+    return { key: gtin, gtin };
+  }
+  const no8 = swissmedicNo8(pack);
+  if (no8) {
+    const gtin = completeGtin(`7680${no8}`);
+    return { key: gtin, gtin };
+  }
+  const pharmacode = pharmacodeOf(pack);
+  if (pharmacode) return { key: `phar:${pharmacode}`, gtin: null };
+  const dossier = text(pack, 'BagDossierNo');
+  const description = text(pack, 'DescriptionDe');
+  if (dossier && description) return { key: `dossier:${dossier}:${description}`, gtin: null };
+  throw new RowError('pack has no GTIN, SwissmedicNo8, Pharmacode or BagDossierNo with a description');
+}
+
+function slEntry(prep: Node, pack: Node, packPrices: Price[], ctx: Context): NonNullable<PackEntry['sl']> {
+  const limitations = [...preparationLimitations(prep), ...packLimitations(pack)];
+  const limitationBody = limitationText(limitations);
   const points = parseDecimal(text(children(child(pack, 'PointLimitations'), 'PointLimitation')[0], 'Points'));
   const sl: NonNullable<PackEntry['sl']> = {
     listed: true,
-    coinsurance_percent: higher ? HIGHER_COINSURANCE : DEFAULT_COINSURANCE,
-    limitation: limitation === '' && points === null ? null : { text: limitation, ...(points === null ? {} : { points }) },
+    coinsurance_percent: coinsurancePercent(prep, ctx.releaseDate),
+    limitation: limitationBody === '' && points === null ? null : { text: limitationBody, ...(points === null ? {} : { points }) },
   };
+  if (limitations.length > 0) sl.limitations = limitations;
   const publicPrice = packPrices.find((p) => p.kind === 'public');
   if (publicPrice) sl.public_price = publicPrice.amount;
   const exFactory = packPrices.find((p) => p.kind === 'ex_factory');
@@ -119,20 +131,27 @@ function slEntry(prep: Node, pack: Node, packPrices: Price[]): NonNullable<PackE
   return sl;
 }
 
-function buildPack(prep: Node, pack: Node): PackEntry {
-  const gtin = packGtin(pack);
+function buildPack(prep: Node, pack: Node, ctx: Context): PackEntry {
+  const { key, gtin } = packKey(pack);
+  if (ctx.packKeys.has(key)) throw new RowError(`pack ${key} appears twice`);
   const packPrices = prices(pack);
-  if (typeof packPrices === 'string') throw new RowError(packPrices);
-  const description = text(pack, 'DescriptionDe');
-  const entry: PackEntry = { key: gtin, description, identifiers: [{ system: 'gtin', code: gtin }], marketing_status: 'active' };
-  const no8 = text(pack, 'SwissmedicNo8');
-  if (/^\d{8}$/.test(no8)) entry.identifiers.push({ system: 'swissmedic_no', code: no8 });
-  const pharmacode = text(pack, '@_Pharmacode').replace(/^0+/, '');
-  if (/^\d+$/.test(pharmacode)) entry.identifiers.push({ system: 'pharmacode', code: pharmacode });
+  const description = text(pack, 'DescriptionDe') || text(pack, 'DescriptionFr');
+  const entry: PackEntry = { key, description, identifiers: [], marketing_status: 'active' };
+  if (gtin) entry.identifiers.push({ system: 'gtin', code: gtin });
+  // The newer schema names the GTIN a pack had before (PrevGTINcode); it keeps resolving.
+  const previous = normaliseGtin(text(pack, 'PrevGTINcode'));
+  if (previous && previous !== gtin) entry.identifiers.push({ system: 'gtin', code: previous, previous: true });
+  const no8 = swissmedicNo8(pack);
+  if (no8) entry.identifiers.push({ system: 'swissmedic_no', code: no8 });
+  const pharmacode = pharmacodeOf(pack);
+  if (pharmacode) entry.identifiers.push({ system: 'pharmacode', code: pharmacode });
   if (packPrices.length > 0) entry.prices = packPrices;
-  entry.sl = slEntry(prep, pack, packPrices);
+  entry.sl = slEntry(prep, pack, packPrices, ctx);
+  const category = text(pack, 'SwissmedicCategory').toUpperCase();
+  if (/^[A-E]$/.test(category)) entry.dispensing_category = category;
   const quantity = leadingQuantity(description);
   if (quantity) Object.assign(entry, quantity);
+  ctx.packKeys.add(key);
   return entry;
 }
 
@@ -144,18 +163,52 @@ function holderOf(prep: Node): string {
   return '';
 }
 
-function buildProduct(prep: Node, ctx: Context): ProductEntry | string {
-  const name = text(prep, 'NameDe') || text(prep, 'NameFr');
+/** Register facts without a field of their own, by documented name (empty ones left out). */
+function attributes(prep: Node): Record<string, string> {
+  const codes = itCodes(prep);
+  const dossiers = new Set(children(child(prep, 'Packs'), 'Pack').map((p) => text(p, 'BagDossierNo')).filter(Boolean));
+  const out: Record<string, string> = {
+    sl_it_code: codes[0]?.code ?? '',
+    sl_it_code_label: codes[0]?.label ?? '',
+    sl_it_codes: codes.map((c) => c.code).join(' '),
+    sl_org_gen_code: text(prep, 'OrgGenCode'),
+    sl_flag_sb: text(prep, 'FlagSB'),
+    sl_flag_sb20: text(prep, 'FlagSB20'),
+    sl_flag_ggsl: text(prep, 'FlagGGSL'),
+    sl_gamme_number: text(prep, 'GammeNumber'),
+    sl_gamme_name: text(prep, 'GammeName'),
+    sl_price_model: text(prep, 'Preismodell'),
+    sl_vat_in_exf: text(prep, 'VatInEXF'),
+    sl_comment_de: text(prep, 'CommentDe'),
+    bag_dossier_no: dossiers.size === 1 ? [...dossiers][0]! : '',
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== ''));
+}
+
+function productKey(prep: Node, swissmedic: string | null): string {
+  const commercial = text(prep, '@_ProductCommercial');
+  if (commercial) return commercial;
+  if (swissmedic) return swissmedic;
+  const dossier = children(child(prep, 'Packs'), 'Pack').map((p) => text(p, 'BagDossierNo')).find(Boolean);
+  if (dossier) return `dossier:${dossier}`;
+  throw new RowError('preparation has no ProductCommercial, SwissmedicNo5 or BagDossierNo');
+}
+
+function buildProduct(prep: Node, ctx: Context): ProductEntry {
+  const name = text(prep, 'NameDe') || text(prep, 'NameFr') || text(prep, 'NameIt');
+  if (name === '') throw new RowError('preparation has no NameDe');
   const no5 = text(prep, 'SwissmedicNo5');
-  if (name === '') return 'preparation has no NameDe';
-  if (!/^\d{1,5}$/.test(no5)) return `SwissmedicNo5 "${no5}" is not a Swissmedic number`;
-  const swissmedic = no5.padStart(5, '0');
+  if (no5 !== '' && !/^\d{1,5}$/.test(no5)) throw new RowError(`SwissmedicNo5 "${no5}" is not a Swissmedic number`);
+  // oddb2xml documents SwissmedicNo5 0 for preparations without a Swissmedic authorisation.
+  const swissmedic = no5 !== '' && Number(no5) > 0 ? no5.padStart(5, '0') : null;
+  const key = productKey(prep, swissmedic);
+  if (ctx.productKeys.has(key)) throw new RowError(`preparation ${key} appears twice`);
   const product: ProductEntry = {
-    key: text(prep, '@_ProductCommercial') || swissmedic,
+    key,
     country: 'CH',
     product_name: [name, text(prep, 'DescriptionDe')].filter(Boolean).join(' '),
     brand: name,
-    identifiers: [{ system: 'swissmedic_no', code: swissmedic }],
+    identifiers: swissmedic ? [{ system: 'swissmedic_no', code: swissmedic }] : [],
     ingredients: ingredients(prep, ctx.substances),
     packs: [],
     marketing_status: 'active',
@@ -164,42 +217,55 @@ function buildProduct(prep: Node, ctx: Context): ProductEntry | string {
   if (atcLevel(atc) !== null) product.atc_code = atc;
   const flag = text(prep, 'OrgGenCode');
   if (flag === 'G' || flag === 'O') product.generic = flag === 'G';
-  if (holderOf(prep)) product.holder = holderOf(prep);
+  const holder = holderOf(prep);
+  if (holder) product.holder = holder;
+  const attrs = attributes(prep);
+  if (Object.keys(attrs).length > 0) product.attributes = attrs;
+  ctx.productKeys.add(key);
   return product;
 }
 
 function addPacks(prep: Node, product: ProductEntry, ctx: Context): void {
   for (const pack of children(child(prep, 'Packs'), 'Pack')) {
-    const line = ctx.packLines[ctx.packIndex] ?? 0;
-    ctx.packIndex += 1;
     try {
-      product.packs.push(buildPack(prep, pack));
+      product.packs.push(buildPack(prep, pack, ctx));
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      ctx.log.add(ctx.file, line, error.message);
+      ctx.log.add(ctx.file, pack['#line'] as number, error.message);
     }
+  }
+  // The product's category when every pack has the same one.
+  const categories = new Set(product.packs.map((p) => p.dispensing_category));
+  const [only] = categories;
+  if (categories.size === 1 && only) product.dispensing_category = only;
+}
+
+function onPreparation(prep: Node, line: number, ctx: Context): void {
+  ctx.read += 1;
+  try {
+    const product = buildProduct(prep, ctx);
+    addPacks(prep, product, ctx);
+    ctx.products.push(product);
+  } catch (error) {
+    if (!(error instanceof RowError)) throw error;
+    ctx.log.add(ctx.file, line, error.message);
   }
 }
 
 /** Parses the SL's Preparations.xml; malformed preparations and packs are reported and skipped. */
 export function parseChSl(file: string, content: Buffer): AdapterResult {
-  const xml = decodeText(content);
-  const root = parseXml(file, xml);
-  const prepLines = elementLines(xml, 'Preparation');
-  const ctx: Context = { file, log: new ProblemLog(), substances: new Map(), packLines: elementLines(xml, 'Pack'), packIndex: 0 };
-  const products: ProductEntry[] = [];
-  children(root, 'Preparation').forEach((prep, i) => {
-    const product = buildProduct(prep, ctx);
-    if (typeof product === 'string') {
-      ctx.log.add(file, prepLines[i] ?? 0, product);
-      ctx.packIndex += children(child(prep, 'Packs'), 'Pack').length;
-      return;
-    }
-    addPacks(prep, product, ctx);
-    products.push(product);
+  const ctx: Context = {
+    file, log: new ProblemLog(), releaseDate: null, substances: new Map(), productKeys: new Set(), packKeys: new Set(), products: [], read: 0,
+  };
+  streamRecords(file, content, {
+    roots: ['Preparations'],
+    records: ['Preparation'],
+    onRoot: (attrs) => { ctx.releaseDate = isoFromDayFirst(attrs.ReleaseDate ?? ''); },
+    onRecord: (_path, prep, line) => onPreparation(prep, line, ctx),
   });
   return {
-    snapshot: { format: SNAPSHOT_FORMAT, source: CH_SL_SOURCE, substances: [...ctx.substances.values()], products },
+    snapshot: { format: SNAPSHOT_FORMAT, source: CH_SL_SOURCE, substances: [...ctx.substances.values()], products: ctx.products },
     problems: ctx.log.problems,
+    files: [{ file, role: 'Preparations', read: ctx.read, kept: ctx.products.length, skipped: ctx.read - ctx.products.length }],
   };
 }

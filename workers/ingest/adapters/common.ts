@@ -3,6 +3,7 @@
  * national number and date formats, provisional keys. Hand-written because the formats are
  * simple and each adapter needs exact line numbers for its problem reports.
  */
+import { packUnits } from '../../../resolvers/catalogue/pack-size.ts';
 import { PROVISIONAL_NAME_PREFIX } from '../snapshot.ts';
 import type { RowProblem } from '../snapshot.ts';
 
@@ -41,9 +42,10 @@ const CP1252_C1 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\
 
 /**
  * Windows-1252 text. Node 20's TextDecoder('windows-1252') decodes like Latin-1 and leaves
- * 0x80-0x9F as C1 controls (’ and Œ would vanish), so that range is mapped here.
+ * 0x80-0x9F as C1 controls (’ and Œ would vanish), so that range is mapped here. Single-byte,
+ * so a large file can be decoded chunk by chunk.
  */
-function decodeWindows1252(bytes: Uint8Array): string {
+export function decodeWindows1252(bytes: Uint8Array): string {
   return new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_C1.charAt(c.charCodeAt(0) - 0x80));
 }
 
@@ -88,8 +90,11 @@ export interface CsvRecord {
   fields: string[];
 }
 
-/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
-export function parseCsv(text: string): CsvRecord[] {
+/**
+ * RFC 4180 CSV: quoted fields may hold delimiters, doubled quotes and line breaks. The
+ * delimiter is a comma unless given (Swiss manufacturer lists use `;`).
+ */
+export function parseCsv(text: string, delimiter = ','): CsvRecord[] {
   const records: CsvRecord[] = [];
   let fields: string[] = [];
   let field = '';
@@ -106,7 +111,7 @@ export function parseCsv(text: string): CsvRecord[] {
       continue;
     }
     if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') { fields.push(field); field = ''; }
+    else if (ch === delimiter) { fields.push(field); field = ''; }
     else if (ch === '\n') {
       fields.push(field);
       if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
@@ -166,12 +171,13 @@ export function provisionalNameKey(name: string): string {
   return PROVISIONAL_NAME_PREFIX + name.trim().replace(/\s+/g, ' ').toUpperCase();
 }
 
-/** Leading count and unit of a pack description (`100 TABLET in 1 BOTTLE`, `12 Stk`). */
+/**
+ * Units and unit of a pack text in the register's own words (`100 TABLET in 1 BOTTLE`, `12 Stk`,
+ * `4 x 112 Kapsel(n)` → 448, `Durchstf 10 ml` → 10 ml, `plaquette(s) ... de 28 comprimé(s)`),
+ * read by the catalogue's pack-size grammar (resolvers/catalogue/pack-size.ts).
+ */
 export function leadingQuantity(description: string): { units: number; unit: string } | null {
-  const m = /^\s*(\d+(?:[.,]\d+)?)\s+([^\d(][^(]*?)(?:\s+in\s+\d.*)?\s*$/i.exec(description);
-  if (!m) return null;
-  const units = Number(m[1]!.replace(',', '.'));
-  return Number.isFinite(units) ? { units, unit: m[2]!.trim() } : null;
+  return packUnits(description);
 }
 
 /** Finds a file by exact or case-insensitive base name. */
@@ -210,5 +216,27 @@ export class RowError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RowError';
+  }
+}
+
+/**
+ * Calls `onLine` for every non-blank line of `content` (LF or CRLF) with its 1-based number,
+ * without decoding the whole file: register files of a gigabyte (RxNorm RXNSAT.RRF, openFDA)
+ * would exceed V8's string limit as one string. Lines are UTF-8; a line that is not valid
+ * UTF-8 is read as Windows-1252 (older US exports mix them). A UTF-8 byte-order mark is skipped.
+ */
+export function forEachLine(content: Buffer, onLine: (text: string, line: number) => void): void {
+  let start = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
+  for (let line = 1; start < content.length; line += 1) {
+    const newline = content.indexOf(0x0a, start);
+    const stop = newline < 0 ? content.length : newline;
+    const end = stop > start && content[stop - 1] === 0x0d ? stop - 1 : stop;
+    if (end > start) {
+      let text = content.toString('utf8', start, end);
+      // Invalid UTF-8 decodes to U+FFFD: such a line is Windows-1252.
+      if (text.includes('\ufffd')) text = decodeWindows1252(content.subarray(start, end));
+      if (text.trim() !== '') onLine(text, line);
+    }
+    start = stop + 1;
   }
 }

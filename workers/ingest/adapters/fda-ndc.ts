@@ -1,6 +1,16 @@
 /**
- * US FDA National Drug Code Directory: `product.txt` and `package.txt` (tab separated, header
- * line with the FDA's column names, joined on PRODUCTID).
+ * US FDA National Drug Code Directory: the finished drugs (`product.txt`, `package.txt`) or the
+ * unfinished drugs (`unfinished_product.txt`, `unfinished_package.txt`), tab separated with a
+ * header line of the FDA's column names, joined on PRODUCTID. Each file's role comes from its
+ * header: the unfinished product layout has no PROPRIETARYNAME, ROUTENAME, APPLICATIONNUMBER
+ * or PHARM_CLASSES; a header matching neither product nor package layout rejects the file.
+ *
+ * Finished and unfinished drugs are two downloads of the FDA and two sources here: `fda-ndc`
+ * and `fda-ndc-unfinished`, so that refreshing one never deletes the other (one ingest states
+ * one source completely). Unfinished records (bulk ingredients, drugs for further processing)
+ * are never marketed products: they carry `attributes.unfinished = true`, which keeps them out
+ * of the products a prescriber searches (0600_merge.sql) while their NDCs still resolve.
+ * Giving both kinds in one call is refused: ingest each pair on its own.
  *
  * Keys: a product is keyed by PRODUCTID (the FDA's own join key), a package by its 11-digit
  * NDC. Packages carry `ndc` (the 10 digits as printed) and `ndc11` identifiers; products carry
@@ -13,19 +23,21 @@
  * file carries MED-RT class names but not their ids; they attach to the product, and also to
  * the substance when the product has a single one.
  */
-import { ndc11FromDashed, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type {
-  AdapterResult, ClassEntry, Ingredient, PackEntry, ProductEntry, SourceInfo, SubstanceEntry,
-} from '../snapshot.ts';
-import {
-  FileRejectedError, ProblemLog, decodeUtf8OrLatin, findFile, isoFromCompact, leadingQuantity, parseDecimal,
-  parseHeaderedTsv, provisionalNameKey,
-} from './common.ts';
-import type { InputFile, TsvRow } from './common.ts';
+import type { AdapterResult, FileReport, SourceInfo } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog, decodeUtf8OrLatin, numberedLines, parseHeaderedTsv, tabFields } from './common.ts';
+import type { InputFile } from './common.ts';
+import { addPackage, addProduct } from './fda-ndc-rows.ts';
+import type { Collected } from './fda-ndc-rows.ts';
+
+export { parsePharmClasses } from './fda-ndc-rows.ts';
 
 export const FDA_PRODUCT_FILE = 'product.txt';
 export const FDA_PACKAGE_FILE = 'package.txt';
+export const FDA_UNFINISHED_PRODUCT_FILE = 'unfinished_product.txt';
+export const FDA_UNFINISHED_PACKAGE_FILE = 'unfinished_package.txt';
+
+const DIRECTORY_URL = 'https://www.fda.gov/drugs/drug-approvals-and-databases/national-drug-code-directory';
 
 export const FDA_NDC_SOURCE: SourceInfo = {
   id: 'fda-ndc',
@@ -34,7 +46,16 @@ export const FDA_NDC_SOURCE: SourceInfo = {
   // The FDA refreshes the directory every business day.
   refresh_interval_hours: 24 * 3,
   licence: 'Public domain (US government work)',
-  url: 'https://www.fda.gov/drugs/drug-approvals-and-databases/national-drug-code-directory',
+  url: DIRECTORY_URL,
+};
+
+export const FDA_NDC_UNFINISHED_SOURCE: SourceInfo = {
+  id: 'fda-ndc-unfinished',
+  name: 'FDA National Drug Code Directory: unfinished drugs (bulk ingredients)',
+  country: 'US',
+  refresh_interval_hours: 24 * 3,
+  licence: 'Public domain (US government work)',
+  url: DIRECTORY_URL,
 };
 
 const PRODUCT_COLUMNS = [
@@ -42,169 +63,101 @@ const PRODUCT_COLUMNS = [
   'ROUTENAME', 'STARTMARKETINGDATE', 'MARKETINGCATEGORYNAME', 'LABELERNAME', 'SUBSTANCENAME',
   'ACTIVE_NUMERATOR_STRENGTH', 'ACTIVE_INGRED_UNIT', 'PHARM_CLASSES',
 ] as const;
+/** The unfinished layout: no proprietary name, route, application number nor classes. */
+const UNFINISHED_PRODUCT_COLUMNS = [
+  'PRODUCTID', 'PRODUCTNDC', 'PRODUCTTYPENAME', 'NONPROPRIETARYNAME', 'DOSAGEFORMNAME', 'STARTMARKETINGDATE',
+  'MARKETINGCATEGORYNAME', 'LABELERNAME', 'SUBSTANCENAME', 'ACTIVE_NUMERATOR_STRENGTH', 'ACTIVE_INGRED_UNIT',
+] as const;
 const PACKAGE_COLUMNS = ['PRODUCTID', 'PRODUCTNDC', 'NDCPACKAGECODE', 'PACKAGEDESCRIPTION'] as const;
-
-/** FDA pharmacologic class axes as tagged in PHARM_CLASSES; old files tag CS as Chemical/Ingredient. */
-const CLASS_AXES: Record<string, ClassEntry['system']> = {
-  EPC: 'epc', MoA: 'moa', PE: 'pe', CS: 'cs', 'Chemical/Ingredient': 'cs',
-};
-const CLASS_PATTERN = /\s*([^[\]]+?)\s*\[(EPC|MoA|PE|CS|Chemical\/Ingredient)\]\s*,?/g;
-
-/** Marketing categories that denote generics (ANDA approvals and authorized generics). */
-const GENERIC_CATEGORIES = new Set(['ANDA', 'NDA AUTHORIZED GENERIC']);
-const BRAND_CATEGORIES = new Set(['NDA', 'BLA']);
+/** Columns only the finished package.txt has (the unfinished one stops after the marketing dates). */
+const FINISHED_PACKAGE_ONLY = ['NDC_EXCLUDE_FLAG', 'SAMPLE_PACKAGE'];
 
 export interface FdaNdcOptions {
   /** Date against which ENDMARKETINGDATE decides `withdrawn`; defaults to now. */
   asOf?: Date;
 }
 
-interface Collected {
-  products: Map<string, ProductEntry>;
-  substances: Map<string, SubstanceEntry>;
-  classes: Map<string, ClassEntry>;
+type Kind = 'finished' | 'unfinished';
+interface Classified {
+  file: InputFile;
+  text: string;
+  table: 'product' | 'package';
+  /** Null for a package file whose header and name leave its kind open. */
+  kind: Kind | null;
 }
 
-/** `Nonsteroidal Anti-inflammatory Drug [EPC], Cyclooxygenase Inhibitors [MoA]` → class entries. */
-export function parsePharmClasses(raw: string): ClassEntry[] {
-  return [...raw.matchAll(CLASS_PATTERN)].map((m) => ({
-    system: CLASS_AXES[m[2]!]!,
-    code: provisionalNameKey(m[1]!),
-    label: m[1]!,
-  }));
-}
+const baseName = (name: string): string => name.split(/[\\/]/).pop()!.toLowerCase();
 
-function isEnded(endDate: string, asOf: Date): boolean {
-  const iso = isoFromCompact(endDate);
-  return iso !== null && iso <= asOf.toISOString().slice(0, 10);
-}
-
-/** Ingredients of a product row, or an error message when the three lists disagree. */
-function rowIngredients(row: TsvRow, substances: Map<string, SubstanceEntry>): Ingredient[] | string {
-  const split = (col: string): string[] => (row.get(col) === '' ? [] : row.get(col).split(';').map((s) => s.trim()));
-  const [names, strengths, units] = [split('SUBSTANCENAME'), split('ACTIVE_NUMERATOR_STRENGTH'), split('ACTIVE_INGRED_UNIT')];
-  if (strengths.length !== names.length || units.length !== names.length) {
-    return `${names.length} substances but ${strengths.length} strengths and ${units.length} units`;
+/** The file's table and kind, read from its header (and, for packages, from its name). */
+function classify(file: InputFile): Classified {
+  const text = decodeUtf8OrLatin(file.content);
+  const header = numberedLines(text.slice(0, 4096))[0];
+  const names = new Set(header ? tabFields(header.text).map((n) => n.toUpperCase()) : []);
+  const has = (columns: readonly string[]): boolean => columns.every((c) => names.has(c));
+  if (has(PRODUCT_COLUMNS)) return { file, text, table: 'product', kind: 'finished' };
+  if (has(UNFINISHED_PRODUCT_COLUMNS)) return { file, text, table: 'product', kind: 'unfinished' };
+  if (has(PACKAGE_COLUMNS)) {
+    const named = baseName(file.name).includes('unfinished') ? 'unfinished' : null;
+    const kind = named ?? (FINISHED_PACKAGE_ONLY.some((c) => names.has(c)) ? 'finished' : null);
+    return { file, text, table: 'package', kind };
   }
-  const out: Ingredient[] = [];
-  for (const [i, name] of names.entries()) {
-    const value = parseDecimal(strengths[i]!);
-    if (value === null) return `strength "${strengths[i]}" of ${name} is not a number`;
-    const key = provisionalNameKey(name);
-    if (!substances.has(key)) substances.set(key, { unii: key, name, provisional: true });
-    out.push({ unii: key, strength_value: value, strength_unit: units[i]! });
+  // Name the columns missing from the layout the file name suggests (a product file by default).
+  const [role, expected] = baseName(file.name).includes('package') ? ['package', PACKAGE_COLUMNS] : ['product', PRODUCT_COLUMNS];
+  const missing = expected.filter((c) => !names.has(c));
+  throw new FileRejectedError(file.name, `header matches neither the NDC product nor the package layout (finished or unfinished): as a ${role} file it is missing ${missing.join(', ')}`);
+}
+
+/** The product and package file of one kind, or a rejection naming what is wrong. */
+function pairUp(files: InputFile[]): { product: Classified; pack: Classified; kind: Kind } {
+  const classified = files.map(classify);
+  const products = classified.filter((c) => c.table === 'product');
+  const packages = classified.filter((c) => c.table === 'package');
+  if (products.length !== 1 || packages.length !== 1) {
+    const missing = products.length === 0 ? FDA_PRODUCT_FILE : FDA_PACKAGE_FILE;
+    throw new FileRejectedError(products.length > 1 || packages.length > 1 ? classified[0]!.file.name : missing,
+      `file missing or repeated: the FDA NDC adapter needs product.txt and package.txt (or unfinished_product.txt and unfinished_package.txt), got ${products.length} product and ${packages.length} package file(s)`);
   }
-  return out;
+  const [product, pack] = [products[0]!, packages[0]!];
+  const kind = product.kind!;
+  if (pack.kind !== null && pack.kind !== kind) {
+    throw new FileRejectedError(pack.file.name, `${pack.kind === 'finished' ? 'a finished' : 'an unfinished'} package file cannot go with the ${kind} product file ${product.file.name}: finished and unfinished drugs are separate sources, ingest each pair on its own`);
+  }
+  return { product, pack, kind };
 }
 
-function genericFlag(category: string): boolean | undefined {
-  if (GENERIC_CATEGORIES.has(category)) return true;
-  return BRAND_CATEGORIES.has(category) ? false : undefined;
-}
-
-function buildProduct(row: TsvRow, ingredients: Ingredient[], productNdc: string, asOf: Date): ProductEntry {
-  const brand = [row.get('PROPRIETARYNAME'), row.get('PROPRIETARYNAMESUFFIX')].filter(Boolean).join(' ');
-  const product: ProductEntry = {
-    key: row.get('PRODUCTID'),
-    country: 'US',
-    product_name: brand || row.get('NONPROPRIETARYNAME'),
-    identifiers: [{ system: 'ndc', code: productNdc }],
-    ingredients,
-    packs: [],
-    marketing_status: isEnded(row.get('ENDMARKETINGDATE'), asOf) ? 'withdrawn' : 'active',
-  };
-  if (brand) product.brand = brand;
-  const generic = genericFlag(row.get('MARKETINGCATEGORYNAME').toUpperCase());
-  if (generic !== undefined) product.generic = generic;
-  if (row.get('DOSAGEFORMNAME')) product.dose_form = row.get('DOSAGEFORMNAME');
-  if (row.get('ROUTENAME')) product.route = row.get('ROUTENAME');
-  if (row.get('LABELERNAME')) product.holder = row.get('LABELERNAME');
-  // The directory has no approval date; the marketing start date is the closest it offers.
-  const started = isoFromCompact(row.get('STARTMARKETINGDATE'));
-  if (started) product.authorised_on = started;
-  const application = normaliseIdentifier('national', row.get('APPLICATIONNUMBER'));
-  if (application) product.identifiers.push({ system: 'national', code: application });
-  return product;
-}
-
-function attachClasses(product: ProductEntry, row: TsvRow, collected: Collected): void {
-  const classes = parsePharmClasses(row.get('PHARM_CLASSES'));
-  if (classes.length === 0) return;
-  for (const c of classes) collected.classes.set(`${c.system}|${c.code}`, c);
-  product.classes = classes.map(({ system, code }) => ({ system, code }));
-  // A single-substance product's classes describe that substance as well.
-  const only = product.ingredients.length === 1 ? collected.substances.get(product.ingredients[0]!.unii) : undefined;
-  if (!only) return;
-  const known = new Set((only.classes ?? []).map((c) => `${c.system}|${c.code}`));
-  only.classes = [...(only.classes ?? []), ...product.classes.filter((c) => !known.has(`${c.system}|${c.code}`))];
-}
-
-/** Parses one product row into the collection; returns an error message for a malformed row. */
-function addProduct(row: TsvRow, collected: Collected, asOf: Date): string | null {
-  if (!row.complete) return 'wrong number of tab-separated fields';
-  if (row.get('PRODUCTID') === '') return 'PRODUCTID is empty';
-  const productNdc = normaliseIdentifier('ndc', row.get('PRODUCTNDC'));
-  if (!productNdc || !row.get('PRODUCTNDC').includes('-')) return `PRODUCTNDC "${row.get('PRODUCTNDC')}" is not a labeler-product NDC`;
-  if (!row.get('PROPRIETARYNAME') && !row.get('NONPROPRIETARYNAME')) return 'product has neither a proprietary nor a nonproprietary name';
-  if (collected.products.has(row.get('PRODUCTID'))) return `duplicate PRODUCTID ${row.get('PRODUCTID')}`;
-  const ingredients = rowIngredients(row, collected.substances);
-  if (typeof ingredients === 'string') return ingredients;
-  const product = buildProduct(row, ingredients, productNdc, asOf);
-  attachClasses(product, row, collected);
-  collected.products.set(product.key, product);
-  return null;
-}
-
-/** Parses one package row onto its product; returns an error message for a malformed row. */
-function addPackage(row: TsvRow, products: Map<string, ProductEntry>, asOf: Date): string | null {
-  if (!row.complete) return 'wrong number of tab-separated fields';
-  const product = products.get(row.get('PRODUCTID'));
-  if (!product) return `PRODUCTID ${row.get('PRODUCTID')} is not a product of product.txt (or was skipped)`;
-  const printed = row.get('NDCPACKAGECODE');
-  const ndc11 = ndc11FromDashed(printed);
-  if (!ndc11) return `NDCPACKAGECODE "${printed}" is not a 4-4-2, 5-3-2 or 5-4-1 NDC`;
-  const description = row.get('PACKAGEDESCRIPTION');
-  const pack: PackEntry = {
-    key: ndc11,
-    description,
-    identifiers: [{ system: 'ndc', code: printed.replace(/-/g, '') }, { system: 'ndc11', code: ndc11 }],
-    marketing_status: isEnded(row.get('ENDMARKETINGDATE'), asOf) ? 'withdrawn' : 'active',
-  };
-  // Nested packages read `1 BOTTLE in 1 CARTON > 100 TABLET in 1 BOTTLE`: the last level counts units.
-  const quantity = leadingQuantity(description.split('>').pop() ?? '');
-  if (quantity) Object.assign(pack, quantity);
-  product.packs.push(pack);
-  return null;
-}
-
-/** Parses the FDA NDC directory's product.txt and package.txt; malformed rows are reported and skipped. */
+/** Parses the FDA NDC directory (finished or unfinished pair); malformed rows are reported and skipped. */
 export function parseFdaNdc(files: InputFile[], options: FdaNdcOptions = {}): AdapterResult {
   const asOf = options.asOf ?? new Date();
-  const productFile = findFile(files, FDA_PRODUCT_FILE);
-  const packageFile = findFile(files, FDA_PACKAGE_FILE);
-  if (!productFile || !packageFile) {
-    throw new FileRejectedError(productFile ? FDA_PACKAGE_FILE : FDA_PRODUCT_FILE, 'file missing: the FDA NDC adapter needs product.txt and package.txt');
-  }
-  const productRows = parseHeaderedTsv(productFile.name, decodeUtf8OrLatin(productFile.content), PRODUCT_COLUMNS);
-  const packageRows = parseHeaderedTsv(packageFile.name, decodeUtf8OrLatin(packageFile.content), PACKAGE_COLUMNS);
+  const { product, pack, kind } = pairUp(files);
+  const unfinished = kind === 'unfinished';
+  const productRows = parseHeaderedTsv(product.file.name, product.text, unfinished ? UNFINISHED_PRODUCT_COLUMNS : PRODUCT_COLUMNS);
+  const packageRows = parseHeaderedTsv(pack.file.name, pack.text, PACKAGE_COLUMNS);
   const log = new ProblemLog();
   const collected: Collected = { products: new Map(), substances: new Map(), classes: new Map() };
+  const report = (file: InputFile, role: string, read: number): FileReport => ({ file: file.name, role, read, kept: 0, skipped: 0 });
+  const reports = [report(product.file, unfinished ? 'unfinished product' : 'product', productRows.length),
+    report(pack.file, unfinished ? 'unfinished package' : 'package', packageRows.length)];
   for (const row of productRows) {
-    const problem = addProduct(row, collected, asOf);
-    if (problem) log.add(productFile.name, row.line, problem);
+    const problem = addProduct(row, collected, asOf, unfinished);
+    if (problem) log.add(product.file.name, row.line, problem);
+    reports[0]![problem ? 'skipped' : 'kept'] += 1;
   }
+  const context = { seen: new Set<string>(), productFile: baseName(product.file.name) };
   for (const row of packageRows) {
-    const problem = addPackage(row, collected.products, asOf);
-    if (problem) log.add(packageFile.name, row.line, problem);
+    const problem = addPackage(row, collected.products, asOf, context);
+    if (problem) log.add(pack.file.name, row.line, problem);
+    reports[1]![problem ? 'skipped' : 'kept'] += 1;
   }
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
-      source: FDA_NDC_SOURCE,
+      source: unfinished ? FDA_NDC_UNFINISHED_SOURCE : FDA_NDC_SOURCE,
       classes: [...collected.classes.values()],
       substances: [...collected.substances.values()],
       products: [...collected.products.values()],
     },
     problems: log.problems,
+    // Reports in the order the files were given.
+    files: files.map((f) => reports.find((r) => r.file === f.name)!),
   };
 }

@@ -4,13 +4,27 @@
  * A structurally wrong or missing file throws FileRejectedError and nothing is ingested.
  */
 import type { AdapterResult } from '../snapshot.ts';
+import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
+import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
+import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
+import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
+import { CH_ZURROSE_FILE, parseChZurrose } from './ch-zurrose.ts';
 import { FileRejectedError, findFile } from './common.ts';
 import type { InputFile } from './common.ts';
-import { FDA_PACKAGE_FILE, FDA_PRODUCT_FILE, parseFdaNdc } from './fda-ndc.ts';
-import { BDPM_CIP_FILE, BDPM_CIS_FILE, BDPM_COMPO_FILE, BDPM_MITM_FILE, parseFrBdpm } from './fr-bdpm.ts';
+import {
+  FDA_PACKAGE_FILE, FDA_PRODUCT_FILE, FDA_UNFINISHED_PACKAGE_FILE, FDA_UNFINISHED_PRODUCT_FILE, parseFdaNdc,
+} from './fda-ndc.ts';
+import { GB_DMD_FILES, parseGbDmd } from './gb-dmd.ts';
+import { BDPM_CIP_FILE, BDPM_CIS_FILE, BDPM_OPTIONAL_FILES, parseFrBdpm } from './fr-bdpm.ts';
 import { parseJsonSnapshot } from './json-snapshot.ts';
-import { WHO_ATC_FILE, parseWhoAtc } from './who-atc.ts';
+import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
+import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
+import { parseDePzn } from './de-pzn.ts';
+import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
+import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
+import { SPL_FILE, parseUsSpl } from './us-spl.ts';
+import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -23,7 +37,8 @@ export interface SourceAdapter {
   files: string[];
   /** Optional extra files the adapter reads when given. */
   optionalFiles?: string[];
-  parse(files: InputFile[]): AdapterResult;
+  /** Parses the files; asynchronous because some formats (xlsx) are read by asynchronous libraries. */
+  parse(files: InputFile[]): Promise<AdapterResult>;
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -36,40 +51,126 @@ function single(files: InputFile[], expected: string): InputFile {
 export const ADAPTERS: readonly SourceAdapter[] = [
   {
     id: 'who-atc',
-    description: 'WHO ATC/DDD index as CSV (atc_code,atc_name,ddd,uom,adm_r,note)',
+    description: 'WHO ATC/DDD index: the code list, the DDD table, or both (CSV or WHOCC XML; role read from the header)',
     files: [WHO_ATC_FILE],
-    parse: (files) => {
-      const file = single(files, WHO_ATC_FILE);
-      return parseWhoAtc(file.name, file.content);
-    },
+    parse: async (files) => parseWhoAtcFiles(files),
   },
   {
     id: 'fda-ndc',
-    description: 'US FDA NDC directory (product.txt and package.txt, tab separated)',
+    description: 'US FDA NDC directory: finished (product.txt, package.txt → source fda-ndc) or unfinished drugs (unfinished_product.txt, unfinished_package.txt → source fda-ndc-unfinished); layout read from the header',
     files: [FDA_PRODUCT_FILE, FDA_PACKAGE_FILE],
-    parse: (files) => parseFdaNdc(files),
+    optionalFiles: [FDA_UNFINISHED_PRODUCT_FILE, FDA_UNFINISHED_PACKAGE_FILE],
+    parse: async (files) => parseFdaNdc(files),
+  },
+  {
+    id: 'us-openfda-ndc',
+    description: 'openFDA drug/ndc bulk JSON (drug-ndc-0001-of-0001.json; read record by record)',
+    files: [OPENFDA_NDC_FILE],
+    parse: async (files) => parseOpenFdaNdc(files),
+  },
+  {
+    id: 'us-unii',
+    description: 'FDA GSRS UNII lists (UNII_Records_*.txt and/or UNII_Names_*.txt; substances only)',
+    files: [UNII_RECORDS_FILE],
+    optionalFiles: [UNII_NAMES_FILE],
+    parse: async (files) => parseUsUnii(files),
+  },
+  {
+    id: 'us-rxnorm',
+    description: 'RxNorm RRF (RXNCONSO.RRF and RXNSAT.RRF): ingredients, clinical drugs and their NDCs',
+    files: [RXNCONSO_FILE],
+    optionalFiles: [RXNSAT_FILE],
+    parse: async (files) => parseUsRxnorm(files),
+  },
+  {
+    id: 'us-spl',
+    description: 'FDA SPL documents (HL7 v3 XML, one or more): products, active ingredients (UNII), NDC packages',
+    files: [SPL_FILE],
+    parse: async (files) => parseUsSpl(files),
   },
   {
     id: 'fr-bdpm',
-    description: 'French BDPM export (CIS_bdpm.txt, CIS_CIP_bdpm.txt; Windows-1252, tab separated)',
+    description: 'French BDPM export (CIS_bdpm.txt, CIS_CIP_bdpm.txt and optionally COMPO, GENER, CPD, HAS SMR/ASMR/LiensPageCT, MITM, InfoImportantes, Dispo_Spec; tab separated)',
     files: [BDPM_CIS_FILE, BDPM_CIP_FILE],
-    optionalFiles: [BDPM_COMPO_FILE, BDPM_MITM_FILE],
-    parse: (files) => parseFrBdpm(files),
+    optionalFiles: BDPM_OPTIONAL_FILES,
+    parse: async (files) => parseFrBdpm(files),
   },
   {
     id: 'ch-sl',
     description: 'Swiss Spezialitätenliste (BAG) Preparations.xml',
     files: [CH_SL_FILE],
-    parse: (files) => {
+    parse: async (files) => {
       const file = single(files, CH_SL_FILE);
       return parseChSl(file.name, file.content);
     },
   },
   {
+    id: 'ch-sl-groups',
+    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...)',
+    files: [CH_SL_GROUPS_FILE],
+    optionalFiles: ['weleda_arzneimittel.csv', 'wala_arzneimittel.csv'],
+    parse: async (files) => parseChSlGroups(files),
+  },
+  {
+    id: 'ch-artikelstamm',
+    description: 'Elexis Artikelstamm v5 XML (ARTIKELSTAMM: PRODUCTS, LIMITATIONS, ITEMS)',
+    files: [CH_ARTIKELSTAMM_FILE],
+    parse: async (files) => {
+      const file = single(files, CH_ARTIKELSTAMM_FILE);
+      return parseChArtikelstamm(file.name, file.content);
+    },
+  },
+  {
+    id: 'ch-refdata',
+    description: 'Swiss Refdata article XML (Refdata.Articles.xml: Article/MedicinalProduct/PackagedProduct, or the older ARTICLE/ITEM; pharma and non-pharma files together)',
+    files: [CH_REFDATA_FILE],
+    parse: async (files) => parseChRefdataFiles(files),
+  },
+  {
+    id: 'ch-swissmedic',
+    description: 'Swissmedic "Zugelassene Packungen" (Packungen.xlsx as published)',
+    files: [CH_SWISSMEDIC_FILE],
+    parse: async (files) => {
+      const file = single(files, CH_SWISSMEDIC_FILE);
+      return parseChSwissmedic(file.name, file.content);
+    },
+  },
+  {
+    id: 'ch-zurrose',
+    description: 'Zur Rose article master transfer.dat (fixed width, ISO-8859-1)',
+    files: [CH_ZURROSE_FILE],
+    parse: async (files) => {
+      const file = single(files, CH_ZURROSE_FILE);
+      return parseChZurrose(file.name, file.content);
+    },
+  },
+  {
+    id: 'gb-dmd',
+    description: 'NHS dm+d weekly release XML (lookup, ingredient, VMP, VMPP, AMP, AMPP and optionally VTM, GTIN, BNF/ATC; role read from the root element)',
+    files: [GB_DMD_FILES.lookup, GB_DMD_FILES.ingredient, GB_DMD_FILES.VMP, GB_DMD_FILES.VMPP, GB_DMD_FILES.AMP, GB_DMD_FILES.AMPP],
+    optionalFiles: [GB_DMD_FILES.VTM, GB_DMD_FILES.GTIN, GB_DMD_FILES.BNF],
+    parse: async (files) => parseGbDmd(files),
+  },
+  {
+    id: 'eu-ema',
+    description: 'EMA European public assessment reports (Medicines output xlsx): centrally authorised medicines, country EU',
+    files: [EU_EMA_FILE],
+    parse: async (files) => {
+      const file = single(files, EU_EMA_FILE);
+      return parseEuEma(file.name, file.content);
+    },
+  },
+  {
+    id: 'de-pzn',
+    description: 'German PZN list: BfArM/GKV Festbetragsarzneimittel or an AVP price list (CSV or xlsx; PZN, Arzneimittelname, Festbetrag/Preis)',
+    files: ['festbetraege.csv'],
+    parse: async (files) => parseDePzn(single(files, 'festbetraege.csv')),
+  },
+  {
     id: 'snapshot',
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
     files: ['snapshot.json'],
-    parse: (files) => {
+    parse: async (files) => {
       const file = single(files, 'snapshot.json');
       return parseJsonSnapshot(file.name, file.content);
     },

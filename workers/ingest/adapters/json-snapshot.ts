@@ -113,7 +113,7 @@ const pack = object({
 const strength = { strength_value: optional(num(0)), strength_unit: optional(str()), strength_text: optional(str()) };
 
 const productEntry = object<ProductEntry>({
-  key: required(str()), country: required(oneOf(JURISDICTIONS)), product_name: required(str()),
+  key: required(str()), country: required(oneOf([...JURISDICTIONS, 'EU'])), product_name: required(str()),
   brand: optional(str()), generic: optional(bool), atc_code: optional(atcCode), dose_form: optional(str()),
   route: optional(str()), holder: optional(str()), marketing_status: optional(status), authorised_on: optional(isoDate),
   identifiers: required(arrayOf(identifier)),
@@ -135,6 +135,7 @@ const productEntry = object<ProductEntry>({
   veterinary: optional(bool),
   assessments: optional(arrayOf(object({
     kind: required(oneOf(['smr', 'asmr'])), value: required(str()), date: optional(isoDate), text: optional(text),
+    code: optional(str()), reason: optional(str()), url: optional(str((u) => /^https?:\/\//.test(u), 'an http(s) URL')),
   }))),
   attributes: optional(recordOf(scalar)),
 });

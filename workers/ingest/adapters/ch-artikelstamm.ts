@@ -1,0 +1,171 @@
+/**
+ * Elexis Artikelstamm v5 (`ARTIKELSTAMM`, namespace http://elexis.ch/Elexis_Artikelstamm_v5,
+ * built by oddb2xml from Refdata, the SL, Swissmedic and Zur Rose): PRODUCTS/PRODUCT (PRODNO,
+ * SALECD, DSCR, DSCRF, ATC, LIMNAMEBAG, SUBSTANCE), LIMITATIONS/LIMITATION (LIMNAMEBAG, DSCR,
+ * DSCRF, LIMITATION_PTS) and ITEMS/ITEM (attribute PHARMATYPE P|N; GTIN, PHAR, SALECD, DSCR,
+ * COMP, PEXF, PPUB, PKG_SIZE, MEASURE, SL_ENTRY, IKSCAT, GENERIC_TYPE, DEDUCTIBLE, PRODNO).
+ *
+ * Keys: a product by its PRODNO (5-digit Swissmedic number + 2-digit sequence, so the first
+ * five digits are its `swissmedic_no`); a pack by GTIN, else `phar:<pharmacode>`. Non-pharma
+ * articles (PHARMATYPE N or no PRODNO) become one product each, keyed like their pack, with
+ * no Swissmedic number: kept and findable by code, but linked to no medicine.
+ * The file (about 100 MB) is streamed: memory holds the products, limitations and packs
+ * read, never the document tree.
+ */
+import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { AdapterResult, Ingredient, PackEntry, ProductEntry, SlLimitation, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog, RowError, parseDecimal, provisionalNameKey } from './common.ts';
+import { plain } from './ch-sl-xml.ts';
+import { readItem } from './ch-artikelstamm-items.ts';
+import type { ItemRead } from './ch-artikelstamm-items.ts';
+import { streamRecords, text } from './xml-stream.ts';
+import type { Node } from './xml-stream.ts';
+
+export const CH_ARTIKELSTAMM_FILE = 'artikelstamm.xml';
+
+export const CH_ARTIKELSTAMM_SOURCE: SourceInfo = {
+  id: 'ch-artikelstamm',
+  name: 'Elexis Artikelstamm v5 (oddb2xml)',
+  country: 'CH',
+  // oddb2xml builds it daily; the SL it carries changes monthly.
+  refresh_interval_hours: 24 * 8,
+  url: 'https://github.com/zdavatz/oddb2xml',
+};
+
+const V5_NAMESPACE = 'http://elexis.ch/Elexis_Artikelstamm_v5';
+/** SUBSTANCE placeholder oddb2xml writes for multi-ingredient products. */
+const NO_SUBSTANCE = /^verschiedene kombinationen$/i;
+
+interface Context {
+  file: string;
+  log: ProblemLog;
+  products: Map<string, ProductEntry>;
+  /** LIMNAMEBAG of each product, resolved once all limitations are read. */
+  productLimitation: Map<string, string>;
+  limitations: Map<string, SlLimitation>;
+  substances: Map<string, SubstanceEntry>;
+  packKeys: Set<string>;
+  items: { read: number; kept: number };
+}
+
+function ingredients(product: Node, substances: Map<string, SubstanceEntry>): Ingredient[] {
+  const names = text(product, 'SUBSTANCE').split(/\s*,\s*/).filter((n) => n !== '' && !NO_SUBSTANCE.test(n));
+  return names.map((name) => {
+    const key = provisionalNameKey(name);
+    if (!substances.has(key)) substances.set(key, { unii: key, name, names: { la: name }, provisional: true });
+    return { unii: key };
+  });
+}
+
+/** Swissmedic number in the PRODNO: its first five digits, when they are not all zero. */
+function swissmedicOf(prodno: string): string | null {
+  return /^\d{6,7}$/.test(prodno) && !prodno.startsWith('00000') ? prodno.slice(0, 5) : null;
+}
+
+function newProduct(key: string, name: string, prodno: string | null): ProductEntry {
+  const swissmedic = prodno ? swissmedicOf(prodno) : null;
+  return {
+    key, country: 'CH', product_name: name, identifiers: swissmedic ? [{ system: 'swissmedic_no', code: swissmedic }] : [],
+    ingredients: [], packs: [], marketing_status: 'active',
+  };
+}
+
+function onProduct(node: Node, ctx: Context): void {
+  const prodno = text(node, 'PRODNO');
+  if (!/^\d+$/.test(prodno)) throw new RowError(`PRODNO "${prodno}" is not a product number`);
+  if (ctx.products.has(prodno)) throw new RowError(`PRODNO ${prodno} appears twice`);
+  const product = newProduct(prodno, text(node, 'DSCR') || text(node, 'DSCRF') || prodno, prodno);
+  product.ingredients = ingredients(node, ctx.substances);
+  const atc = text(node, 'ATC').toUpperCase();
+  if (atcLevel(atc) !== null) product.atc_code = atc;
+  if (text(node, 'SALECD') === 'I') product.marketing_status = 'withdrawn';
+  const limitation = text(node, 'LIMNAMEBAG');
+  if (limitation) ctx.productLimitation.set(prodno, limitation);
+  ctx.products.set(prodno, product);
+}
+
+function onLimitation(node: Node, ctx: Context): void {
+  const code = text(node, 'LIMNAMEBAG');
+  if (code === '') throw new RowError('LIMITATION has no LIMNAMEBAG');
+  const entry: SlLimitation = { code, text: plain(text(node, 'DSCR') || text(node, 'DSCRF')), level: 'preparation' };
+  const points = parseDecimal(text(node, 'LIMITATION_PTS'));
+  if (points !== null) entry.value = points;
+  ctx.limitations.set(code, entry);
+}
+
+/** The product an item belongs to: its PRODNO's, or one of its own for a non-pharma article. */
+function productFor(read: ItemRead, ctx: Context): ProductEntry {
+  const key = read.prodno ?? read.pack.key;
+  let product = ctx.products.get(key);
+  if (!product) {
+    product = newProduct(key, read.name || key, read.prodno);
+    if (!read.prodno) product.attributes = { pharmatype: 'N' };
+    ctx.products.set(key, product);
+  }
+  return product;
+}
+
+function onItem(node: Node, ctx: Context): void {
+  ctx.items.read += 1;
+  const read = readItem(node);
+  if (ctx.packKeys.has(read.pack.key)) throw new RowError(`article ${read.pack.key} appears twice`);
+  ctx.packKeys.add(read.pack.key);
+  const product = productFor(read, ctx);
+  product.packs.push(read.pack);
+  if (!product.holder && read.holder) product.holder = read.holder;
+  if (product.generic === undefined && (read.genericType === 'G' || read.genericType === 'O')) product.generic = read.genericType === 'G';
+  ctx.items.kept += 1;
+}
+
+/** Attaches each product's BAG limitation to its SL packs and sets the common dispensing category. */
+function finish(ctx: Context): ProductEntry[] {
+  for (const product of ctx.products.values()) {
+    const limitation = ctx.limitations.get(ctx.productLimitation.get(product.key) ?? '');
+    for (const pack of product.packs) {
+      if (!pack.sl || !limitation) continue;
+      pack.sl.limitations = [limitation];
+      pack.sl.limitation = { ...pack.sl.limitation, text: limitation.text };
+    }
+    const categories = new Set(product.packs.map((p: PackEntry) => p.dispensing_category));
+    const [only] = categories;
+    if (categories.size === 1 && only) product.dispensing_category = only;
+  }
+  return [...ctx.products.values()];
+}
+
+const HANDLERS: Record<string, (node: Node, ctx: Context) => void> = {
+  'PRODUCTS/PRODUCT': onProduct,
+  'LIMITATIONS/LIMITATION': onLimitation,
+  'ITEMS/ITEM': onItem,
+};
+
+/** Parses an Artikelstamm v5 file; malformed records are reported and skipped. */
+export function parseChArtikelstamm(file: string, content: Buffer): AdapterResult {
+  const ctx: Context = {
+    file, log: new ProblemLog(), products: new Map(), productLimitation: new Map(), limitations: new Map(),
+    substances: new Map(), packKeys: new Set(), items: { read: 0, kept: 0 },
+  };
+  streamRecords(file, content, {
+    roots: ['ARTIKELSTAMM'],
+    records: Object.keys(HANDLERS),
+    onRoot: (attrs) => {
+      const ns = attrs.xmlns;
+      if (ns !== undefined && ns !== V5_NAMESPACE) throw new FileRejectedError(file, `namespace ${ns} is not Artikelstamm v5`);
+    },
+    onRecord: (path, node, line) => {
+      try {
+        HANDLERS[path]!(node, ctx);
+      } catch (error) {
+        if (!(error instanceof RowError)) throw error;
+        ctx.log.add(file, line, error.message);
+      }
+    },
+  });
+  const products = finish(ctx);
+  return {
+    snapshot: { format: SNAPSHOT_FORMAT, source: CH_ARTIKELSTAMM_SOURCE, substances: [...ctx.substances.values()], products },
+    problems: ctx.log.problems,
+    files: [{ file, role: 'ARTIKELSTAMM v5', read: ctx.items.read, kept: ctx.items.kept, skipped: ctx.items.read - ctx.items.kept }],
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Refdata article file (Refdatabase, Switzerland), in both published layouts (see
+ * ch-refdata-xml.ts): the older `ARTICLE/ITEM` export with pharmacodes and the current
+ * `Articles/Article` export with MedicinalProduct and PackagedProduct.
+ *
+ * - Pharma articles with a Swissmedic pack number become packs of one product per 5-digit
+ *   Swissmedic number (the first five digits of the 8-digit pack number), which carries the
+ *   `swissmedic_no` identifier the Swiss merge step links on. A pharma article without a
+ *   number is its own product, keyed like its pack.
+ * - Non-pharma articles (no MedicinalProduct, or ProductClass NONPHARMA) are each their own
+ *   product with no product-level identifier: nothing links them to a medicine by guess.
+ * - Packs are keyed by GTIN (GTIN-14 with indicator 0 folds to GTIN-13), else `pharmacode:<n>`;
+ *   a key seen before is skipped (first article wins) and counted as skipped.
+ * - Refdata names packs only ("TEBOKAN Filmtabl 240 mg 30 Stk"); a product is named by the
+ *   words its packs' names share ("PEVISONE Creme 15 g" + "… 30 g" → "PEVISONE Creme").
+ * - Veterinary: Domain `Veterinary`, or in the older layout (no Domain) the register's own
+ *   "ad us. vet." / "(vet)" marker in the name.
+ * - A pack whose MarketingStatus/DateStop is on or before the file's `generatedOn` date is withdrawn.
+ */
+import { atcLevel, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { AdapterResult, FileReport, Identifier, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog, leadingQuantity } from './common.ts';
+import type { InputFile } from './common.ts';
+import { itemArticle, simisArticle } from './ch-refdata-xml.ts';
+import type { RefdataArticle } from './ch-refdata-xml.ts';
+import { decodeXml, streamXmlRecords } from './xml-records.ts';
+
+export const CH_REFDATA_FILE = 'Refdata.Articles.xml';
+
+export const CH_REFDATA_SOURCE: SourceInfo = {
+  id: 'ch-refdata',
+  name: 'Refdata articles (Refdatabase)',
+  country: 'CH',
+  // Refdata publishes the article file every night.
+  refresh_interval_hours: 48,
+  url: 'https://www.refdata.ch/',
+};
+
+/** The marker Swiss article lists put in the names of veterinary products. */
+export const VETERINARY_NAME = /\bad\s+us\.?\s*vet\b|\(vet\)/i;
+
+type Layout = 'ITEM' | 'Article';
+
+interface Group {
+  product: ProductEntry;
+  namesDe: string[];
+  namesFr: string[];
+}
+
+interface Context {
+  file: string;
+  log: ProblemLog;
+  /** ISO date the file was generated (`generatedOn`), for MarketingStatus/DateStop. */
+  generatedOn: string;
+  groups: Map<string, Group>;
+  packKeys: Set<string>;
+  kept: number;
+}
+
+interface Codes {
+  gtin: string | null;
+  pharmacode: string | null;
+  no8: string | null;
+}
+
+/** The article's codes, or the reason the article is malformed. */
+function codesOf(a: RefdataArticle): Codes | string {
+  if (a.type !== 'PHARMA' && a.type !== 'NONPHARMA') return `article type "${a.type}" is neither PHARMA nor NONPHARMA`;
+  if (a.nameDe === '' && a.nameFr === '') return 'article has no name';
+  const gtin = a.gtin === '' ? null : normaliseGtin(a.gtin);
+  if (a.gtin !== '' && gtin === null) return `GTIN "${a.gtin}" has a wrong check digit or length`;
+  if (a.pharmacode !== '' && !/^\d{1,7}$/.test(a.pharmacode)) return `pharmacode "${a.pharmacode}" is not a number of at most 7 digits`;
+  const pharmacode = a.pharmacode === '' || Number(a.pharmacode) === 0 ? null : String(Number(a.pharmacode));
+  // Only a medicine has a Swissmedic number; one given on a non-pharma article is not used.
+  const no8 = a.type === 'PHARMA' && a.no8 !== '' ? a.no8 : null;
+  if (no8 !== null && !/^\d{8}$/.test(no8)) return `Swissmedic pack number "${a.no8}" is not 8 digits`;
+  if (gtin === null && pharmacode === null) return 'article has neither a GTIN nor a pharmacode';
+  return { gtin, pharmacode, no8 };
+}
+
+function buildPack(a: RefdataArticle, codes: Codes, key: string, ctx: Context): PackEntry {
+  const identifiers: Identifier[] = [];
+  if (codes.gtin) identifiers.push({ system: 'gtin', code: codes.gtin });
+  if (codes.pharmacode) identifiers.push({ system: 'pharmacode', code: codes.pharmacode });
+  if (codes.no8) identifiers.push({ system: 'swissmedic_no', code: codes.no8 });
+  const description = a.nameDe || a.nameFr;
+  const stopped = a.dateStop !== '' && ctx.generatedOn !== '' && a.dateStop <= ctx.generatedOn;
+  const pack: PackEntry = { key, description, identifiers, marketing_status: stopped ? 'withdrawn' : 'active' };
+  if (a.category !== '') pack.dispensing_category = a.category;
+  const quantity = leadingQuantity(description);
+  if (quantity) Object.assign(pack, quantity);
+  return pack;
+}
+
+function newGroup(a: RefdataArticle, codes: Codes, key: string): Group {
+  const product: ProductEntry = {
+    key, country: 'CH', product_name: '', identifiers: [], ingredients: [], packs: [], marketing_status: 'active',
+  };
+  if (codes.no8) product.identifiers.push({ system: 'swissmedic_no', code: codes.no8.slice(0, 5) });
+  if (a.domain.toLowerCase().startsWith('vet') || (a.domain === '' && VETERINARY_NAME.test(a.nameDe))) product.veterinary = true;
+  return { product, namesDe: [], namesFr: [] };
+}
+
+function addArticle(a: RefdataArticle, ctx: Context): void {
+  const codes = codesOf(a);
+  if (typeof codes === 'string') {
+    ctx.log.add(ctx.file, a.line, codes);
+    return;
+  }
+  const packKey = codes.gtin ?? `pharmacode:${codes.pharmacode!}`;
+  if (ctx.packKeys.has(packKey)) return;
+  ctx.packKeys.add(packKey);
+  const productKey = codes.no8 ? codes.no8.slice(0, 5) : packKey;
+  let group = ctx.groups.get(productKey);
+  if (!group) {
+    group = newGroup(a, codes, productKey);
+    ctx.groups.set(productKey, group);
+  }
+  const { product } = group;
+  if (!product.atc_code && atcLevel(a.atc) !== null) product.atc_code = a.atc;
+  // ATCvet codes (Q + an ATC code) are not human ATC codes: kept as an attribute.
+  if (a.atc.startsWith('Q') && atcLevel(a.atc.slice(1)) !== null) product.attributes = { ...product.attributes, atcvet_code: a.atc };
+  if (!product.holder && a.holder !== '') product.holder = a.holder;
+  if (a.holderGln !== '' && !product.attributes?.holder_gln) product.attributes = { ...product.attributes, holder_gln: a.holderGln };
+  if (a.nameDe !== '') group.namesDe.push(a.nameDe);
+  if (a.nameFr !== '') group.namesFr.push(a.nameFr);
+  product.packs.push(buildPack(a, codes, packKey, ctx));
+  ctx.kept += 1;
+}
+
+/** The words all names share from the start; the only name when there is one. */
+export function sharedName(names: string[]): string {
+  const [first, ...rest] = names.map((n) => n.trim().split(/\s+/));
+  if (!first) return '';
+  let length = first.length;
+  for (const words of rest) {
+    let i = 0;
+    while (i < length && i < words.length && words[i] === first[i]) i += 1;
+    length = i;
+  }
+  return (length > 0 ? first.slice(0, length) : first).join(' ');
+}
+
+function finish(group: Group): ProductEntry {
+  const { product } = group;
+  product.product_name = sharedName(group.namesDe.length > 0 ? group.namesDe : group.namesFr);
+  if (group.namesFr.length > 0) product.attributes = { ...product.attributes, name_fr: sharedName(group.namesFr) };
+  if (product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
+  return product;
+}
+
+const ROOTS = new Set(['Articles', 'ARTICLE', 'Envelope']);
+
+/** Reads one file's articles into the shared context; returns its report. */
+function readFile(file: string, content: Buffer, ctx: Context): FileReport {
+  ctx.file = file;
+  ctx.generatedOn = '';
+  const keptBefore = ctx.kept;
+  let layout = null as Layout | null;
+  let read = 0;
+  streamXmlRecords(file, decodeXml(content), {
+    onOpen(name, ancestors, attributes) {
+      if (ancestors.length === 0 && !ROOTS.has(name)) throw new FileRejectedError(file, `root element <${name}> is neither <Articles> nor <ARTICLE>`);
+      if (name === 'Articles' && ancestors.length === 0) {
+        layout = 'Article';
+        ctx.generatedOn = (attributes.generatedOn ?? '').slice(0, 10);
+      }
+      if (name === 'ARTICLE' && layout === null) layout = 'ITEM';
+    },
+    isRecord: (name, ancestors) => (layout === 'Article' ? name === 'Article' && ancestors.length === 1 : layout === 'ITEM' && name === 'ITEM' && ancestors.at(-1) === 'ARTICLE'),
+    onRecord(element, line) {
+      read += 1;
+      addArticle(layout === 'ITEM' ? itemArticle(element, line) : simisArticle(element, line), ctx);
+    },
+  });
+  if (layout === null) throw new FileRejectedError(file, 'no <ARTICLE> element in the SOAP envelope');
+  // An empty article list would delete the whole source on ingest: refuse it instead.
+  if (read === 0) throw new FileRejectedError(file, `no ${layout === 'Article' ? '<Article>' : '<ITEM>'} elements`);
+  const role = layout === 'Article' ? 'articles (Article/MedicinalProduct/PackagedProduct)' : 'articles (ARTICLE/ITEM)';
+  const kept = ctx.kept - keptBefore;
+  return { file, role, read, kept, skipped: read - kept };
+}
+
+/**
+ * Parses one or more Refdata article files of either layout into one snapshot (the older
+ * export came as two files, pharma and non-pharma, which must be ingested together or the
+ * second would replace the first); malformed articles are reported and skipped.
+ */
+export function parseChRefdataFiles(files: InputFile[]): AdapterResult {
+  if (files.length === 0) throw new FileRejectedError(CH_REFDATA_FILE, 'no file given');
+  const ctx: Context = { file: '', log: new ProblemLog(), generatedOn: '', groups: new Map(), packKeys: new Set(), kept: 0 };
+  const reports = files.map((f) => readFile(f.name, f.content, ctx));
+  return {
+    snapshot: { format: SNAPSHOT_FORMAT, source: CH_REFDATA_SOURCE, products: [...ctx.groups.values()].map(finish) },
+    problems: ctx.log.problems,
+    files: reports,
+  };
+}
+
+/** Parses a single Refdata article file of either layout. */
+export function parseChRefdata(file: string, content: Buffer): AdapterResult {
+  return parseChRefdataFiles([{ name: file, content }]);
+}

@@ -1,0 +1,160 @@
+/**
+ * Row builders of the FDA NDC directory adapter (fda-ndc.ts): a product row (finished
+ * `product.txt` or unfinished `unfinished_product.txt` layout) into a ProductEntry with its
+ * provisional substances and PHARM_CLASSES, a package row onto its product.
+ */
+import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import type { ClassEntry, Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
+import { isoFromCompact, leadingQuantity, parseDecimal, provisionalNameKey } from './common.ts';
+import type { TsvRow } from './common.ts';
+import { ndc11Of, ndcPackIdentifiers, packageLayoutOf, productNdcCode } from './us-ndc.ts';
+
+/** FDA pharmacologic class axes as tagged in PHARM_CLASSES; old files tag CS as Chemical/Ingredient. */
+const CLASS_AXES: Record<string, ClassEntry['system']> = {
+  EPC: 'epc', MoA: 'moa', PE: 'pe', CS: 'cs', 'Chemical/Ingredient': 'cs',
+};
+const CLASS_PATTERN = /\s*([^[\]]+?)\s*\[(EPC|MoA|PE|CS|Chemical\/Ingredient)\]\s*,?/g;
+
+/** Marketing categories that denote generics (ANDA approvals and authorized generics). */
+const GENERIC_CATEGORIES = new Set(['ANDA', 'NDA AUTHORIZED GENERIC']);
+const BRAND_CATEGORIES = new Set(['NDA', 'BLA']);
+
+/** What the rows of one ingest collect. */
+export interface Collected {
+  products: Map<string, ProductEntry>;
+  substances: Map<string, SubstanceEntry>;
+  classes: Map<string, ClassEntry>;
+}
+
+/** `Nonsteroidal Anti-inflammatory Drug [EPC], Cyclooxygenase Inhibitors [MoA]` → class entries. */
+export function parsePharmClasses(raw: string): ClassEntry[] {
+  return [...raw.matchAll(CLASS_PATTERN)].map((m) => ({
+    system: CLASS_AXES[m[2]!]!,
+    code: provisionalNameKey(m[1]!),
+    label: m[1]!,
+  }));
+}
+
+/** True when a `YYYYMMDD` end date lies on or before `asOf`. */
+export function isEnded(endDate: string, asOf: Date): boolean {
+  const iso = isoFromCompact(endDate);
+  return iso !== null && iso <= asOf.toISOString().slice(0, 10);
+}
+
+/** Ingredients of a product row, or an error message when the three lists disagree. */
+function rowIngredients(row: TsvRow, substances: Map<string, SubstanceEntry>): Ingredient[] | string {
+  const split = (col: string): string[] => (row.get(col) === '' ? [] : row.get(col).split(';').map((s) => s.trim()));
+  const [names, strengths, units] = [split('SUBSTANCENAME'), split('ACTIVE_NUMERATOR_STRENGTH'), split('ACTIVE_INGRED_UNIT')];
+  // Some bulk ingredient listings state no strength at all: the substances alone are kept.
+  const unstated = strengths.length === 0 && units.length === 0;
+  if (!unstated && (strengths.length !== names.length || units.length !== names.length)) {
+    return `${names.length} substances but ${strengths.length} strengths and ${units.length} units`;
+  }
+  const out: Ingredient[] = [];
+  for (const [i, name] of names.entries()) {
+    const key = provisionalNameKey(name);
+    if (!substances.has(key)) substances.set(key, { unii: key, name, provisional: true });
+    if (unstated) { out.push({ unii: key }); continue; }
+    const value = parseDecimal(strengths[i]!);
+    if (value === null) return `strength "${strengths[i]}" of ${name} is not a number`;
+    out.push({ unii: key, strength_value: value, strength_unit: units[i]! });
+  }
+  return out;
+}
+
+function genericFlag(category: string): boolean | undefined {
+  if (GENERIC_CATEGORIES.has(category)) return true;
+  return BRAND_CATEGORIES.has(category) ? false : undefined;
+}
+
+/** Register facts without a field of their own: product type, marketing category, DEA schedule. */
+function attributesOf(row: TsvRow, unfinished: boolean): Record<string, string | boolean> {
+  const attributes: Record<string, string | boolean> = {};
+  // Bulk ingredients are never marketed products: kept findable by code, out of human search.
+  if (unfinished) attributes.unfinished = true;
+  for (const [column, name] of [['PRODUCTTYPENAME', 'product_type'], ['MARKETINGCATEGORYNAME', 'marketing_category'], ['DEASCHEDULE', 'dea_schedule']] as const) {
+    if (row.get(column)) attributes[name] = row.get(column);
+  }
+  return attributes;
+}
+
+function buildProduct(row: TsvRow, ingredients: Ingredient[], productNdc: string, asOf: Date, unfinished: boolean): ProductEntry {
+  const brand = [row.get('PROPRIETARYNAME'), row.get('PROPRIETARYNAMESUFFIX')].filter(Boolean).join(' ');
+  const product: ProductEntry = {
+    key: row.get('PRODUCTID'),
+    country: 'US',
+    product_name: brand || row.get('NONPROPRIETARYNAME'),
+    identifiers: [{ system: 'ndc', code: productNdc }],
+    ingredients,
+    packs: [],
+    marketing_status: isEnded(row.get('ENDMARKETINGDATE'), asOf) ? 'withdrawn' : 'active',
+    attributes: attributesOf(row, unfinished),
+  };
+  if (brand) product.brand = brand;
+  const category = row.get('MARKETINGCATEGORYNAME').toUpperCase();
+  const generic = genericFlag(category);
+  if (generic !== undefined) product.generic = generic;
+  if (category.includes('ANIMAL')) product.veterinary = true;
+  if (row.get('DOSAGEFORMNAME')) product.dose_form = row.get('DOSAGEFORMNAME');
+  if (row.get('ROUTENAME')) product.route = row.get('ROUTENAME');
+  if (row.get('LABELERNAME')) product.holder = row.get('LABELERNAME');
+  // The directory has no approval date; the marketing start date is the closest it offers.
+  const started = isoFromCompact(row.get('STARTMARKETINGDATE'));
+  if (started) product.authorised_on = started;
+  const application = normaliseIdentifier('national', row.get('APPLICATIONNUMBER'));
+  if (application) product.identifiers.push({ system: 'national', code: application });
+  return product;
+}
+
+function attachClasses(product: ProductEntry, row: TsvRow, collected: Collected): void {
+  const classes = parsePharmClasses(row.get('PHARM_CLASSES'));
+  if (classes.length === 0) return;
+  for (const c of classes) collected.classes.set(`${c.system}|${c.code}`, c);
+  product.classes = classes.map(({ system, code }) => ({ system, code }));
+  // A single-substance product's classes describe that substance as well.
+  const only = product.ingredients.length === 1 ? collected.substances.get(product.ingredients[0]!.unii) : undefined;
+  if (!only) return;
+  const known = new Set((only.classes ?? []).map((c) => `${c.system}|${c.code}`));
+  only.classes = [...(only.classes ?? []), ...product.classes.filter((c) => !known.has(`${c.system}|${c.code}`))];
+}
+
+/** Parses one product row into the collection; returns an error message for a malformed row. */
+export function addProduct(row: TsvRow, collected: Collected, asOf: Date, unfinished: boolean): string | null {
+  if (!row.complete) return 'wrong number of tab-separated fields';
+  if (row.get('PRODUCTID') === '') return 'PRODUCTID is empty';
+  const productNdc = productNdcCode(row.get('PRODUCTNDC'));
+  if (!productNdc) return `PRODUCTNDC "${row.get('PRODUCTNDC')}" is not a labeler-product NDC`;
+  if (!row.get('PROPRIETARYNAME') && !row.get('NONPROPRIETARYNAME')) return 'product has neither a proprietary nor a nonproprietary name';
+  if (collected.products.has(row.get('PRODUCTID'))) return `duplicate PRODUCTID ${row.get('PRODUCTID')}`;
+  const ingredients = rowIngredients(row, collected.substances);
+  if (typeof ingredients === 'string') return ingredients;
+  const product = buildProduct(row, ingredients, productNdc, asOf, unfinished);
+  attachClasses(product, row, collected);
+  collected.products.set(product.key, product);
+  return null;
+}
+
+/** Parses one package row onto its product; returns an error message for a malformed row. */
+export function addPackage(row: TsvRow, products: Map<string, ProductEntry>, asOf: Date, context: { seen: Set<string>; productFile: string }): string | null {
+  if (!row.complete) return 'wrong number of tab-separated fields';
+  const product = products.get(row.get('PRODUCTID'));
+  if (!product) return `PRODUCTID ${row.get('PRODUCTID')} is not a product of ${context.productFile} (or was skipped)`;
+  const printed = row.get('NDCPACKAGECODE');
+  // An undashed code can be split only with the layout its product NDC shows.
+  const ndc11 = ndc11Of(printed, packageLayoutOf(row.get('PRODUCTNDC')));
+  if (!ndc11) return `NDCPACKAGECODE "${printed}" is not a 4-4-2, 5-3-2 or 5-4-1 NDC`;
+  if (context.seen.has(ndc11)) return `duplicate package NDC ${printed}`;
+  context.seen.add(ndc11);
+  const description = row.get('PACKAGEDESCRIPTION');
+  const pack: PackEntry = {
+    key: ndc11,
+    description,
+    identifiers: ndcPackIdentifiers(printed, ndc11),
+    marketing_status: isEnded(row.get('ENDMARKETINGDATE'), asOf) ? 'withdrawn' : 'active',
+  };
+  // Nested packages read `1 BOTTLE in 1 CARTON > 100 TABLET in 1 BOTTLE`: the last level counts units.
+  const quantity = leadingQuantity(description.split('>').pop() ?? '');
+  if (quantity) Object.assign(pack, quantity);
+  product.packs.push(pack);
+  return null;
+}

@@ -1,0 +1,166 @@
+/**
+ * The BDPM files that annotate medicines by CIS:
+ * - `CIS_GENER_bdpm.txt`: generic group id, group label, CIS, type (0 princeps, 1 generic,
+ *   2 generic by dosage complementarity, 4 substitutable; there is no 3), sort number.
+ * - `CIS_CPD_bdpm.txt`: CIS, one condition of prescription or dispensing per row.
+ * - `CIS_MITM.txt`: CIS, ATC code, denomination, BDPM link — the medicines of major
+ *   therapeutic interest; the only BDPM file with ATC codes, so other CIS keep none.
+ * - `CIS_InfoImportantes*.txt` (generated live, timestamped name): CIS, start date, end date,
+ *   HTML text with a link to the ANSM safety information.
+ * - `CIS_CIP_Dispo_Spec.txt`: CIS, CIP13 (mostly empty: the whole medicine), status code
+ *   (1 shortage, 2 supply tension, 3 stopped, 4 available again), status label, dates, link.
+ *
+ * Rows of CIS codes that are not (or no longer) in CIS_bdpm are out of scope: counted as
+ * skipped, not reported as malformed (about a fifth of GENER rows, routinely).
+ */
+import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import type { ProductEntry } from '../snapshot.ts';
+import type { InputFile, ProblemLog } from './common.ts';
+import type { Tally } from './fr-bdpm-rows.ts';
+import { CIS, bdpmDate, checkFirstRow, fileLines, firstHref, htmlToText, rowFields } from './fr-bdpm-rows.ts';
+
+type GenericRole = NonNullable<ProductEntry['generic_groups']>[number]['role'];
+
+const GENERIC_ROLES: Record<string, GenericRole> = { 0: 'princeps', 1: 'generic', 2: 'complementary', 4: 'substitutable' };
+
+/** Reads a file row by row; `apply` returns an error message, true (kept) or false (out of scope). */
+function eachRow(
+  file: InputFile, role: string, columns: number, fits: (f: string[]) => boolean, log: ProblemLog, tally: Tally,
+  apply: (fields: string[]) => string | boolean,
+): void {
+  const lines = fileLines(file);
+  checkFirstRow(file.name, lines, role, (f) => f.length === columns && fits(f), columns);
+  for (const { line, text } of lines) {
+    const fields = rowFields(text, columns, true);
+    const result = fields.length === columns ? apply(fields) : `expected ${columns} tab-separated fields, got ${fields.length}`;
+    if (typeof result === 'string') log.add(file.name, line, result);
+    tally.count(result === true);
+  }
+}
+
+/** CIS_GENER_bdpm.txt → `generic_groups` (and `generic`: false for a princeps, true otherwise). */
+export function applyGenericGroups(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+  const touched = new Set<ProductEntry>();
+  eachRow(file, 'CIS_GENER_bdpm', 5, (f) => /^\d+$/.test(f[0]!) && CIS.test(f[2]!), log, tally, (fields) => {
+    const [group, label, cis, type] = fields as [string, string, string, string];
+    if (!/^\d+$/.test(group)) return `generic group id "${group}" is not a number`;
+    if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
+    const role = GENERIC_ROLES[type];
+    if (!role) return `generic type "${type}" is not 0, 1, 2 or 4`;
+    const product = products.get(cis);
+    if (!product) return false;
+    const groups = product.generic_groups ?? (product.generic_groups = []);
+    if (!groups.some((g) => g.code === group)) groups.push({ code: group, ...(label ? { label } : {}), role });
+    touched.add(product);
+    return true;
+  });
+  for (const product of touched) {
+    product.generic_groups!.sort((a, b) => Number(a.code) - Number(b.code));
+    product.generic = product.generic_groups!.some((g) => g.role !== 'princeps');
+  }
+}
+
+/** The list a CPD condition names (`liste I`, `Liste II`, `stupéfiants`), else null. */
+export function dispensingList(condition: string): string | null {
+  const s = condition.trim().replace(/\s+/g, ' ');
+  if (/^liste I$/i.test(s)) return 'Liste I';
+  if (/^liste II$/i.test(s)) return 'Liste II';
+  return /^stup[ée]fiants?$/i.test(s) ? 'Stupéfiant' : null;
+}
+
+/** Precedence when a medicine names several lists: the strictest regime applies. */
+const LIST_ORDER = ['Stupéfiant', 'Liste I', 'Liste II'];
+
+function addCondition(product: ProductEntry, condition: string): void {
+  const list = dispensingList(condition);
+  const current = product.dispensing_category;
+  if (list && list === current) return;
+  let text = condition;
+  if (list && (!current || LIST_ORDER.indexOf(list) < LIST_ORDER.indexOf(current))) {
+    product.dispensing_category = list;
+    if (!current) return;
+    // The weaker list the medicine also names stays as a condition.
+    text = current;
+  }
+  const attributes = product.attributes ?? (product.attributes = {});
+  const known = typeof attributes.prescription_conditions === 'string' ? attributes.prescription_conditions.split('; ') : [];
+  if (!known.includes(text)) attributes.prescription_conditions = [...known, text].join('; ');
+}
+
+/** CIS_CPD_bdpm.txt → `dispensing_category` (Liste I / Liste II / Stupéfiant), other conditions in attributes. */
+export function applyConditions(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+  eachRow(file, 'CIS_CPD_bdpm', 2, (f) => CIS.test(f[0]!), log, tally, ([cis = '', condition = '']) => {
+    if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
+    if (!condition) return 'condition is empty';
+    const product = products.get(cis);
+    if (!product) return false;
+    addCondition(product, condition);
+    return true;
+  });
+}
+
+/** CIS_MITM.txt → `atc_code` and `attributes.mitm` (medicine of major therapeutic interest). */
+export function applyMitm(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+  eachRow(file, 'CIS_MITM', 4, (f) => CIS.test(f[0]!), log, tally, ([cis = '', atc = '']) => {
+    const code = atc.toUpperCase();
+    if (!CIS.test(cis) || atcLevel(code) === null) return `expected a CIS code and an ATC code, got "${cis}" and "${atc}"`;
+    const product = products.get(cis);
+    if (!product) return false;
+    product.atc_code = code;
+    product.attributes = { ...product.attributes, mitm: true };
+    return true;
+  });
+}
+
+/**
+ * CIS_InfoImportantes → `attributes.safety_info` (texts, newest first, one per line),
+ * `safety_info_url`, `safety_info_from` and `safety_info_until` of the newest note.
+ */
+export function applySafetyInfo(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+  const notes = new Map<ProductEntry, Array<{ from: string; until: string | null; text: string; url?: string }>>();
+  eachRow(file, 'CIS_InfoImportantes', 4, (f) => CIS.test(f[0]!), log, tally, ([cis = '', start = '', end = '', html = '']) => {
+    if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
+    const from = bdpmDate(start);
+    const until = end ? bdpmDate(end) : null;
+    if (!from || (end && !until)) return `dates "${start}" and "${end}" are not DD/MM/YYYY`;
+    const text = htmlToText(html);
+    if (!text) return 'safety information text is empty';
+    const product = products.get(cis);
+    if (!product) return false;
+    const list = notes.get(product) ?? [];
+    list.push({ from, until, text, ...(firstHref(html) ? { url: firstHref(html)! } : {}) });
+    notes.set(product, list);
+    return true;
+  });
+  for (const [product, list] of notes) {
+    list.sort((a, b) => b.from.localeCompare(a.from) || a.text.localeCompare(b.text));
+    const newest = list[0]!;
+    product.attributes = {
+      ...product.attributes,
+      safety_info: [...new Set(list.map((n) => n.text))].join('\n'),
+      safety_info_from: newest.from,
+      ...(newest.until ? { safety_info_until: newest.until } : {}),
+      ...(newest.url ? { safety_info_url: newest.url } : {}),
+    };
+  }
+}
+
+/** CIS_CIP_Dispo_Spec.txt → the pack's `availability` (its CIP13 given) or `attributes.availability` (whole medicine). */
+export function applyAvailability(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+  eachRow(file, 'CIS_CIP_Dispo_Spec', 8, (f) => CIS.test(f[0]!), log, tally, ([cis = '', cip13 = '', code = '', label = '', start = '']) => {
+    if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
+    if (!/^[1-4]$/.test(code) || !label) return `availability status "${code}" "${label}" is not 1 to 4 with a label`;
+    if (cip13 && !/^\d{13}$/.test(cip13)) return `CIP13 "${cip13}" is not 13 digits`;
+    const product = products.get(cis);
+    if (!product) return false;
+    const since = bdpmDate(start);
+    if (cip13) {
+      const pack = product.packs.find((p) => p.key === cip13);
+      if (!pack) return false;
+      pack.availability = label;
+      return true;
+    }
+    product.attributes = { ...product.attributes, availability: label, ...(since ? { availability_since: since } : {}) };
+    return true;
+  });
+}

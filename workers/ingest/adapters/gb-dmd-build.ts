@@ -1,0 +1,250 @@
+/**
+ * dm+d records → snapshot products and packs. A product is an AMP (the supplier's product),
+ * with the ingredients, form and route of its VMP; a pack is an AMPP, sized by its VMPP.
+ * VTMs and VMPs never become products of their own: they only describe AMPs.
+ * Code fields are resolved through the lookup file (supplier, units, forms, routes, legal
+ * category, availability restriction, controlled-drug category).
+ */
+import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
+import { leadingQuantity, provisionalNameKey } from './common.ts';
+import type { ProblemLog } from './common.ts';
+import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+
+interface Build {
+  data: DmdData;
+  log: ProblemLog;
+  substances: Map<string, SubstanceEntry>;
+  used: { isids: Set<string>; vtms: Set<string>; vmps: Set<string>; vmpps: Set<string> };
+}
+
+/** Lookup description of `code` in table `table` (SUPPLIER, UNIT_OF_MEASURE, FORM …). */
+function desc(b: Build, table: string, code: string | undefined): string | undefined {
+  return code === undefined ? undefined : b.data.lookup.get(table)?.get(code) || undefined;
+}
+
+function kept(b: Build, role: DmdRole, n = 1): void {
+  const count = b.data.counts.get(role);
+  if (count) count.kept += n;
+}
+
+/** Pence (dm+d stores whole pence) to pounds, exactly: integer ÷ 100 is the nearest double to the decimal. */
+const pounds = (pence: number): number => pence / 100;
+
+/** `special_order`, `not_available` … from the AVAILABILITY_RESTRICTION text; none for "None". */
+export function availabilityFrom(text: string | undefined): string | undefined {
+  if (!text || /^none$/i.test(text.trim())) return undefined;
+  if (/not\s+available/i.test(text)) return 'not_available';
+  return text.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+}
+
+/** POM / P / GSL from the LEGAL_CATEGORY text (short forms or spelled out); other texts as given. */
+export function legalCategoryFrom(text: string | undefined): string | undefined {
+  const t = text?.trim() ?? '';
+  if (t === '' || /^not applicable$/i.test(t)) return undefined;
+  if (/^(POM|P|GSL)$/i.test(t)) return t.toUpperCase();
+  if (/prescription only/i.test(t)) return 'POM';
+  if (/general sale/i.test(t)) return 'GSL';
+  if (/^pharmacy/i.test(t)) return 'P';
+  return t;
+}
+
+function substance(b: Build, isid: string): string | null {
+  const name = b.data.ingredients.get(isid);
+  if (!name) return null;
+  b.used.isids.add(isid);
+  const key = provisionalNameKey(name);
+  if (!b.substances.has(key)) b.substances.set(key, { unii: key, name, names: { en: name }, provisional: true });
+  return key;
+}
+
+/** dm+d spells some units out; the strength unit uses the symbols other registers use (the text keeps the words). */
+const UNIT_SYMBOLS: Readonly<Record<string, string>> = { gram: 'g', kilogram: 'kg', litre: 'l', nanogram: 'ng' };
+const symbol = (unit: string): string => UNIT_SYMBOLS[unit] ?? unit;
+
+/** Strength `3 mg/1 ml` → value 3, unit `mg/ml`; a denominator other than 1 stays in the unit (`mg/5ml`). */
+function strength(b: Build, vpi: VpiRec): Pick<Ingredient, 'strength_value' | 'strength_unit' | 'strength_text'> {
+  if (vpi.num === undefined) return {};
+  const numUnit = desc(b, 'UNIT_OF_MEASURE', vpi.numUom) ?? '';
+  const denUnit = desc(b, 'UNIT_OF_MEASURE', vpi.denUom);
+  const out: Pick<Ingredient, 'strength_value' | 'strength_unit' | 'strength_text'> = { strength_value: vpi.num };
+  const unit = denUnit ? `${symbol(numUnit)}/${vpi.den === undefined || vpi.den === 1 ? '' : vpi.den}${symbol(denUnit)}` : symbol(numUnit);
+  if (unit) out.strength_unit = unit;
+  out.strength_text = [`${vpi.num} ${numUnit}`.trim(), denUnit ? `${vpi.den ?? 1} ${denUnit}` : ''].filter(Boolean).join('/');
+  return out;
+}
+
+function ingredients(b: Build, vmp: VmpRec): Ingredient[] {
+  const out: Ingredient[] = [];
+  for (const vpi of vmp.vpis) {
+    const key = substance(b, vpi.isid);
+    if (!key) {
+      b.log.add(b.data.counts.get('VMP')?.file ?? 'VMP', vpi.line, `ISID ${vpi.isid} is not in the ingredient file`);
+      continue;
+    }
+    const ingredient: Ingredient = { unii: key, ...strength(b, vpi) };
+    // Basis of strength = a base substance (BS_SUBID): dm+d states the strength of that moiety,
+    // as its product names do ("5mg" of amlodipine besilate tablets); the text says so.
+    const base = vpi.bsSubid && vpi.bsSubid !== vpi.isid ? substance(b, vpi.bsSubid) : null;
+    if (base) {
+      ingredient.moiety = { unii: base, ...strength(b, vpi) };
+      if (ingredient.strength_text) ingredient.strength_text += ` (as ${b.data.ingredients.get(vpi.bsSubid!)})`;
+    }
+    out.push(ingredient);
+  }
+  return out;
+}
+
+function productIdentifiers(b: Build, amp: AmpRec, vmp: VmpRec): Identifier[] {
+  const ids: Identifier[] = [
+    { system: 'dmd_apid', code: amp.apid },
+    { system: 'dmd_vmpid', code: amp.vpid, ...(vmp.vpidDate ? { valid_from: vmp.vpidDate } : {}) },
+  ];
+  if (vmp.vpidPrev) ids.push({ system: 'dmd_vmpid', code: vmp.vpidPrev, previous: true });
+  if (vmp.vtmid) {
+    ids.push({ system: 'dmd_vtmid', code: vmp.vtmid });
+    const vtm = b.data.vtms.get(vmp.vtmid);
+    if (vtm) b.used.vtms.add(vmp.vtmid);
+    if (vtm?.prev) ids.push({ system: 'dmd_vtmid', code: vtm.prev, previous: true });
+  }
+  return ids;
+}
+
+function attributes(b: Build, amp: AmpRec, vmp: VmpRec): Record<string, string | boolean> {
+  const attrs: Record<string, string | boolean> = { vmp_name: vmp.name };
+  const vtm = vmp.vtmid ? b.data.vtms.get(vmp.vtmid) : undefined;
+  const set = (name: string, value: string | undefined): void => { if (value) attrs[name] = value; };
+  set('description', amp.desc);
+  set('vtm_name', vtm?.name);
+  set('dmd_isids', vmp.vpis.map((v) => v.isid).join(','));
+  set('availability_restriction', desc(b, 'AVAILABILITY_RESTRICTION', amp.avail));
+  set('licensing_authority', desc(b, 'LICENSING_AUTHORITY', amp.licAuth));
+  set('controlled_drug_category', desc(b, 'CONTROL_DRUG_CATEGORY', vmp.cd));
+  set('ont_form_route', vmp.ont.map((c) => desc(b, 'ONT_FORM_ROUTE', c) ?? c).join(', '));
+  if (amp.parallel) attrs.parallel_import = true;
+  return attrs;
+}
+
+function buildProduct(b: Build, amp: AmpRec, vmp: VmpRec): ProductEntry {
+  const product: ProductEntry = {
+    key: amp.apid, country: 'GB', product_name: amp.name, identifiers: productIdentifiers(b, amp, vmp),
+    ingredients: ingredients(b, vmp), packs: [], marketing_status: 'active',
+    // A generic AMP carries its VMP's name (special orders and imports add a "(Special Order)",
+    // "(Imported (Germany))" suffix); a branded one its brand.
+    generic: amp.name === vmp.name || amp.name.startsWith(`${vmp.name} (`),
+  };
+  if (!product.generic) product.brand = amp.name;
+  const holder = desc(b, 'SUPPLIER', amp.supplier);
+  if (holder) product.holder = holder;
+  const forms = vmp.forms.map((c) => desc(b, 'FORM', c)).filter(Boolean);
+  if (forms.length > 0) product.dose_form = forms.join(', ');
+  const routes = vmp.routes.map((c) => desc(b, 'ROUTE', c)).filter(Boolean);
+  if (routes.length > 0) product.route = routes.join(', ');
+  const atc = b.data.atc.get(amp.vpid);
+  if (atc && atcLevel(atc) !== null) product.atc_code = atc;
+  if (amp.prevName) product.previous_names = [{ name: amp.prevName, ...(amp.nameDate ? { until: amp.nameDate } : {}) }];
+  if (amp.ema) product.additional_monitoring = true;
+  product.attributes = attributes(b, amp, vmp);
+  return product;
+}
+
+/** Identifiers of a GTIN list: one per normalised code, the widest validity when a code repeats (13 and 14-digit forms). */
+function gtinIdentifiers(recs: GtinRec[]): Identifier[] {
+  const byCode = new Map<string, Identifier>();
+  for (const rec of recs) {
+    const seen = byCode.get(rec.code);
+    if (!seen) {
+      byCode.set(rec.code, { system: 'gtin', code: rec.code, ...(rec.from ? { valid_from: rec.from } : {}), ...(rec.to ? { valid_to: rec.to } : {}) });
+      continue;
+    }
+    if (!rec.from || (seen.valid_from && rec.from < seen.valid_from)) seen.valid_from = rec.from;
+    if (!rec.to || !seen.valid_to) delete seen.valid_to;
+    else if (rec.to > seen.valid_to) seen.valid_to = rec.to;
+    if (!seen.valid_from) delete seen.valid_from;
+  }
+  return [...byCode.values()];
+}
+
+function packPrices(b: Build, ampp: AmppRec, tariff: { pence: number; from?: string } | undefined): Price[] {
+  const prices: Price[] = [];
+  // A price of 0 is how dm+d carries "no current price" (discontinued packs): not a price.
+  if (tariff && tariff.pence > 0) prices.push({ amount: pounds(tariff.pence), currency: 'GBP', kind: 'tariff', ...(tariff.from ? { valid_from: tariff.from } : {}) });
+  const list = b.data.prices.get(ampp.appid);
+  if (list && list.pence > 0) {
+    prices.push({ amount: pounds(list.pence), currency: 'GBP', kind: 'list', ...(list.from ? { valid_from: list.from } : {}) });
+    kept(b, 'AMPP');
+  }
+  return prices;
+}
+
+function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
+  const vmpp = b.data.vmpps.get(ampp.vppid);
+  if (!vmpp) return `VPPID ${ampp.vppid} is not a VMPP of the VMPP file`;
+  const pack: PackEntry = {
+    key: ampp.appid, description: ampp.name,
+    identifiers: [{ system: 'dmd_amppid', code: ampp.appid }, { system: 'dmd_vmppid', code: ampp.vppid }],
+    marketing_status: ampp.disc ? 'withdrawn' : 'active',
+  };
+  if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
+  const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
+  if (size) Object.assign(pack, size);
+  const gtins = b.data.gtins.get(ampp.appid);
+  if (gtins && gtins.recs.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins.recs)); kept(b, 'GTIN'); }
+  const prices = packPrices(b, ampp, vmpp.tariff);
+  if (prices.length > 0) pack.prices = prices;
+  const legal = legalCategoryFrom(desc(b, 'LEGAL_CATEGORY', ampp.legal));
+  if (legal) pack.dispensing_category = legal;
+  const availability = availabilityFrom(desc(b, 'AVAILABILITY_RESTRICTION', amp.avail));
+  if (availability) pack.availability = availability;
+  return pack;
+}
+
+function packsByAmp(b: Build): Map<string, AmppRec[]> {
+  const out = new Map<string, AmppRec[]>();
+  const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
+  const seen = new Map<string, number>();
+  for (const ampp of b.data.ampps) {
+    if (ampp.invalid) continue;
+    const first = seen.get(ampp.appid);
+    if (first !== undefined) { b.log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
+    seen.set(ampp.appid, ampp.line);
+    if (!b.data.amps.has(ampp.apid)) { b.log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
+    const list = out.get(ampp.apid);
+    if (list) list.push(ampp);
+    else out.set(ampp.apid, [ampp]);
+  }
+  return out;
+}
+
+function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppRec[]): void {
+  const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
+  for (const ampp of ampps) {
+    const pack = buildPack(b, ampp, amp);
+    if (typeof pack === 'string') { b.log.add(file, ampp.line, pack); continue; }
+    product.packs.push(pack);
+    kept(b, 'AMPP');
+  }
+  if (product.packs.length > 0 && product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
+}
+
+/** Builds products (AMPs with their AMPPs) and their substances; unlinked records are reported and skipped. */
+export function buildDmdProducts(data: DmdData, log: ProblemLog): { products: ProductEntry[]; substances: SubstanceEntry[] } {
+  const b: Build = { data, log, substances: new Map(), used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
+  const packs = packsByAmp(b);
+  const products: ProductEntry[] = [];
+  const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
+  for (const amp of data.amps.values()) {
+    // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
+    if (amp.invalid) continue;
+    const vmp = data.vmps.get(amp.vpid);
+    if (!vmp) { log.add(ampFile, amp.line, `VPID ${amp.vpid} is not a VMP of the VMP file`); continue; }
+    if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
+    const product = buildProduct(b, amp, vmp);
+    addPacks(b, product, amp, packs.get(amp.apid) ?? []);
+    products.push(product);
+    kept(b, 'AMP');
+  }
+  kept(b, 'ingredient', b.used.isids.size);
+  kept(b, 'VTM', b.used.vtms.size);
+  return { products, substances: [...b.substances.values()] };
+}

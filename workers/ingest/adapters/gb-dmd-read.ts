@@ -1,0 +1,243 @@
+/**
+ * dm+d release files → small in-memory records, one file at a time. The role of a file comes
+ * from its root element (the names carry release numbers, `f_ampp2_3010419.xml`, and are
+ * often renamed), and each record is validated for its own ids and numbers here; links
+ * between files (AMP → VMP, AMPP → AMP/VMPP) are checked when the snapshot is built.
+ * Layout: "dm+d Technical specification of data files for release 2", Appendix A.
+ */
+import { isValidSctConceptId } from '../../../resolvers/catalogue/check-digits.ts';
+import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { FileRejectedError } from './common.ts';
+import type { InputFile, ProblemLog } from './common.ts';
+import { readDmdRecords } from './gb-dmd-xml.ts';
+import type { DmdRecord } from './gb-dmd-xml.ts';
+
+export type DmdRole = 'lookup' | 'ingredient' | 'VTM' | 'VMP' | 'VMPP' | 'AMP' | 'AMPP' | 'GTIN' | 'BNF';
+
+/** Root element of each release file → its role and the depth of its records (root = 1). */
+export const DMD_ROOTS: Readonly<Record<string, { role: DmdRole; depth: number }>> = {
+  LOOKUP: { role: 'lookup', depth: 3 },
+  INGREDIENT_SUBSTANCES: { role: 'ingredient', depth: 2 },
+  VIRTUAL_THERAPEUTIC_MOIETIES: { role: 'VTM', depth: 2 },
+  VIRTUAL_MED_PRODUCTS: { role: 'VMP', depth: 3 },
+  VIRTUAL_MED_PRODUCT_PACK: { role: 'VMPP', depth: 3 },
+  ACTUAL_MEDICINAL_PRODUCTS: { role: 'AMP', depth: 3 },
+  ACTUAL_MEDICINAL_PROD_PACKS: { role: 'AMPP', depth: 3 },
+  GTIN_DETAILS: { role: 'GTIN', depth: 3 },
+  // The supplementary BNF/ATC file (f_bnf1_*.xml, Appendix B).
+  BNF_DETAILS: { role: 'BNF', depth: 3 },
+};
+
+export interface VpiRec { isid: string; bsSubid?: string; num?: number; numUom?: string; den?: number; denUom?: string; line: number }
+export interface VmpRec {
+  name: string; line: number; invalid: boolean; vtmid?: string; vpidDate?: string; vpidPrev?: string;
+  vpis: VpiRec[]; forms: string[]; routes: string[]; ont: string[]; cd?: string; sections: number;
+}
+export interface VmppRec { vpid: string; qty?: number; qtyUom?: string; line: number; tariff?: { pence: number; from?: string } }
+export interface AmpRec {
+  apid: string; vpid: string; name: string; desc: string; line: number; invalid: boolean;
+  prevName?: string; nameDate?: string; supplier?: string; licAuth?: string; avail?: string; ema: boolean; parallel: boolean;
+}
+export interface AmppRec { appid: string; vppid: string; apid: string; name: string; line: number; invalid: boolean; legal?: string; disc?: string }
+export interface GtinRec { code: string; from?: string; to?: string }
+
+/** Rows read and kept per input file (skipped = read − kept). */
+export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
+
+/** Everything the snapshot is built from, keyed by dm+d id. */
+export interface DmdData {
+  lookup: Map<string, Map<string, string>>;
+  ingredients: Map<string, string>;
+  vtms: Map<string, { name: string; prev?: string; invalid: boolean }>;
+  vmps: Map<string, VmpRec>;
+  vmpps: Map<string, VmppRec>;
+  amps: Map<string, AmpRec>;
+  ampps: AmppRec[];
+  prices: Map<string, { pence: number; from?: string }>;
+  gtins: Map<string, { recs: GtinRec[]; line: number }>;
+  /** ATC code of a VMP, from the supplementary BNF/ATC file. */
+  atc: Map<string, string>;
+  counts: Map<DmdRole, RoleCount>;
+}
+
+interface Ctx { data: DmdData; log: ProblemLog; file: string; count: RoleCount }
+
+/** `2017-06-01` when a real date, else undefined. */
+export function isoDay(raw: string | undefined): string | undefined {
+  if (!raw || !/^\d{4}-\d{2}-\d{2}$/.test(raw)) return undefined;
+  const date = new Date(`${raw}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(raw) ? raw : undefined;
+}
+
+/** A dm+d (SNOMED CT) id field, or an error message naming the field. */
+function sctId(rec: DmdRecord, field: string): string {
+  const raw = rec.fields[field] ?? '';
+  if (!isValidSctConceptId(raw)) throw new RowIssue(raw === '' ? `${rec.tag} has no ${field}` : `${field} "${raw}" is not a valid dm+d (SNOMED CT) id`);
+  return raw;
+}
+
+/** An optional id field: absent → undefined, malformed → RowIssue. */
+function optionalId(rec: DmdRecord, field: string): string | undefined {
+  return (rec.fields[field] ?? '') === '' ? undefined : sctId(rec, field);
+}
+
+/** Decimal quantity (`23.2`, `0.5`); absent → undefined; malformed → RowIssue. */
+function decimal(rec: DmdRecord, field: string): number | undefined {
+  const raw = rec.fields[field] ?? '';
+  if (raw === '') return undefined;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new RowIssue(`${field} "${raw}" is not a number`);
+  return Number(raw);
+}
+
+/** Price in whole pence (dm+d stores prices as integers); absent → undefined. */
+function pence(rec: DmdRecord, field: string): number | undefined {
+  const raw = rec.fields[field] ?? '';
+  if (raw === '') return undefined;
+  if (!/^\d+$/.test(raw)) throw new RowIssue(`${field} "${raw}" is not a price in whole pence`);
+  return Number(raw);
+}
+
+/** A malformed record: reported with its line and skipped. */
+class RowIssue extends Error {}
+
+const flag = (rec: DmdRecord, field: string): boolean => (rec.fields[field] ?? '') !== '' && rec.fields[field] !== '0';
+const opt = (rec: DmdRecord, field: string): string | undefined => rec.fields[field] || undefined;
+
+/** A VMP's ingredient, form, route, ontology or controlled-drug row; they follow the VMPS section. */
+function vmpSection(rec: DmdRecord, data: DmdData): void {
+  if (!['VPI', 'DFORM', 'DROUTE', 'ONT', 'CONTROL_INFO'].includes(rec.tag)) return;
+  const vmp = data.vmps.get(sctId(rec, 'VPID'));
+  if (!vmp) throw new RowIssue(`${rec.tag} names VPID ${rec.fields.VPID}, which is not a VMP of this file`);
+  if (rec.tag === 'VPI') {
+    vmp.vpis.push({
+      isid: sctId(rec, 'ISID'), line: rec.line, bsSubid: optionalId(rec, 'BS_SUBID'),
+      num: decimal(rec, 'STRNT_NMRTR_VAL'), numUom: opt(rec, 'STRNT_NMRTR_UOMCD'), den: decimal(rec, 'STRNT_DNMTR_VAL'), denUom: opt(rec, 'STRNT_DNMTR_UOMCD'),
+    });
+  } else if (rec.tag === 'DFORM') vmp.forms.push(rec.fields.FORMCD ?? '');
+  else if (rec.tag === 'DROUTE') vmp.routes.push(rec.fields.ROUTECD ?? '');
+  else if (rec.tag === 'ONT') vmp.ont.push(rec.fields.FORMCD ?? '');
+  else vmp.cd = rec.fields.CATCD;
+  // Counted once parsed, so a malformed row is not counted as kept with its VMP.
+  vmp.sections += 1;
+}
+
+function readVmp(rec: DmdRecord, data: DmdData): void {
+  if (rec.tag !== 'VMP') { vmpSection(rec, data); return; }
+  const vpid = sctId(rec, 'VPID');
+  if (!rec.fields.NM) throw new RowIssue(`VMP ${vpid} has no NM`);
+  data.vmps.set(vpid, {
+    name: rec.fields.NM, line: rec.line, invalid: flag(rec, 'INVALID'), vtmid: optionalId(rec, 'VTMID'),
+    vpidDate: isoDay(rec.fields.VPIDDT), vpidPrev: optionalId(rec, 'VPIDPREV'), vpis: [], forms: [], routes: [], ont: [], sections: 0,
+  });
+}
+
+function readVmpp(rec: DmdRecord, data: DmdData): void {
+  if (rec.tag === 'VMPP') {
+    const vppid = sctId(rec, 'VPPID');
+    data.vmpps.set(vppid, { vpid: sctId(rec, 'VPID'), qty: decimal(rec, 'QTYVAL'), qtyUom: opt(rec, 'QTY_UOMCD'), line: rec.line });
+  } else if (rec.tag === 'DTINFO') {
+    const vmpp = data.vmpps.get(sctId(rec, 'VPPID'));
+    if (!vmpp) throw new RowIssue(`DTINFO names VPPID ${rec.fields.VPPID}, which is not a VMPP of this file`);
+    const price = pence(rec, 'PRICE');
+    if (price !== undefined) vmpp.tariff = { pence: price, from: isoDay(rec.fields.DT) };
+  }
+}
+
+function readAmp(rec: DmdRecord, data: DmdData): void {
+  if (rec.tag !== 'AMP') return;
+  const apid = sctId(rec, 'APID');
+  if (!rec.fields.NM) throw new RowIssue(`AMP ${apid} has no NM`);
+  const first = data.amps.get(apid);
+  if (first) throw new RowIssue(`APID ${apid} repeats the AMP of line ${first.line}; the first is kept`);
+  data.amps.set(apid, {
+    apid, vpid: sctId(rec, 'VPID'), name: rec.fields.NM, desc: rec.fields.DESC ?? '', line: rec.line, invalid: flag(rec, 'INVALID'),
+    // The specification spells it NM_PREV; NMPREV (the VMP spelling) is accepted too.
+    prevName: opt(rec, 'NM_PREV') ?? opt(rec, 'NMPREV'), nameDate: isoDay(rec.fields.NMDT), supplier: opt(rec, 'SUPPCD'),
+    licAuth: opt(rec, 'LIC_AUTHCD'), avail: opt(rec, 'AVAIL_RESTRICTCD'), ema: flag(rec, 'EMA'), parallel: flag(rec, 'PARALLEL_IMPORT'),
+  });
+}
+
+function readAmpp(rec: DmdRecord, data: DmdData): void {
+  if (rec.tag === 'AMPP') {
+    const appid = sctId(rec, 'APPID');
+    if (!rec.fields.NM) throw new RowIssue(`AMPP ${appid} has no NM`);
+    data.ampps.push({
+      appid, vppid: sctId(rec, 'VPPID'), apid: sctId(rec, 'APID'), name: rec.fields.NM, line: rec.line,
+      invalid: flag(rec, 'INVALID'), legal: opt(rec, 'LEGAL_CATCD'), disc: opt(rec, 'DISCCD'),
+    });
+  } else if (rec.tag === 'PRICE_INFO') {
+    const appid = sctId(rec, 'APPID');
+    const price = pence(rec, 'PRICE');
+    if (price !== undefined) data.prices.set(appid, { pence: price, from: isoDay(rec.fields.PRICEDT) });
+  }
+}
+
+function readGtin(rec: DmdRecord, ctx: Ctx): void {
+  const appid = sctId(rec, 'AMPPID');
+  const recs: GtinRec[] = [];
+  for (const group of rec.groups.filter((g) => g.tag === 'GTINDATA')) {
+    const raw = group.fields.GTIN ?? '';
+    // GTINs are 13 or 14 digits; a 14-digit one with indicator 0 is the same pack as its 13 digits.
+    const code = /^\d{13,14}$/.test(raw) ? normaliseGtin(raw) : null;
+    if (!code) ctx.log.add(ctx.file, rec.line, `GTIN "${raw}" of AMPP ${appid} is not a valid 13 or 14-digit GTIN`);
+    else recs.push({ code, from: isoDay(group.fields.STARTDT), to: isoDay(group.fields.ENDDT) });
+  }
+  ctx.data.gtins.set(appid, { recs, line: rec.line });
+}
+
+function readLookup(rec: DmdRecord, ctx: Ctx): void {
+  const code = rec.fields.CD ?? '';
+  if (code === '') throw new RowIssue(`${rec.section} entry has no CD`);
+  let table = ctx.data.lookup.get(rec.section);
+  if (!table) ctx.data.lookup.set(rec.section, (table = new Map()));
+  table.set(code, rec.fields.DESC ?? '');
+  ctx.count.kept += 1;
+}
+
+function readRecord(role: DmdRole, rec: DmdRecord, ctx: Ctx): void {
+  const { data: d } = ctx;
+  switch (role) {
+    case 'lookup': readLookup(rec, ctx); break;
+    case 'ingredient': if (rec.tag === 'ING' && rec.fields.NM) d.ingredients.set(sctId(rec, 'ISID'), rec.fields.NM); break;
+    case 'VTM': if (rec.tag === 'VTM') d.vtms.set(sctId(rec, 'VTMID'), { name: rec.fields.NM ?? '', prev: optionalId(rec, 'VTMIDPREV'), invalid: flag(rec, 'INVALID') }); break;
+    case 'VMP': readVmp(rec, d); break;
+    case 'VMPP': readVmpp(rec, d); break;
+    case 'AMP': readAmp(rec, d); break;
+    case 'AMPP': readAmpp(rec, d); break;
+    case 'GTIN': readGtin(rec, ctx); break;
+    // Kept apart from the VMPs: the BNF file may come before the VMP file.
+    case 'BNF': if (rec.tag === 'VMP' && rec.fields.ATC) d.atc.set(sctId(rec, 'VPID'), rec.fields.ATC.toUpperCase()); break;
+  }
+}
+
+/** Reads one release file into `data`; refuses a file whose root is not a dm+d root or whose role was already given. */
+export function readDmdFile(input: InputFile, d: DmdData, log: ProblemLog): RoleCount {
+  let count: RoleCount | undefined;
+  readDmdRecords(input.name, input.content, (root) => {
+    const known = DMD_ROOTS[root];
+    if (!known) throw new FileRejectedError(input.name, `root element <${root}> is not one of the dm+d release files (${Object.keys(DMD_ROOTS).join(', ')})`);
+    const other = d.counts.get(known.role);
+    if (other) throw new FileRejectedError(input.name, `a second ${known.role} file (the first is ${other.file})`);
+    count = { file: input.name, role: known.role, read: 0, kept: 0 };
+    d.counts.set(known.role, count);
+    return known.depth;
+  }, (rec) => {
+    const ctx: Ctx = { data: d, log, file: input.name, count: count! };
+    ctx.count.read += 1;
+    try {
+      readRecord(ctx.count.role, rec, ctx);
+    } catch (error) {
+      if (!(error instanceof RowIssue)) throw error;
+      log.add(input.name, rec.line, error.message);
+    }
+  });
+  return count!;
+}
+
+/** An empty collection to read files into. */
+export function emptyDmdData(): DmdData {
+  return {
+    lookup: new Map(), ingredients: new Map(), vtms: new Map(), vmps: new Map(), vmpps: new Map(), amps: new Map(),
+    ampps: [], prices: new Map(), gtins: new Map(), atc: new Map(), counts: new Map(),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * NHS Dictionary of Medicines and Devices (dm+d), weekly release XML (NHSBSA via TRUD):
+ * `f_lookup2_*.xml`, `f_ingredient2_*.xml`, `f_vtm2_*.xml`, `f_vmp2_*.xml`, `f_vmpp2_*.xml`,
+ * `f_amp2_*.xml`, `f_ampp2_*.xml`, optionally `f_gtin2_*.xml` and the supplementary
+ * `f_bnf1_*.xml` (ATC per VMP). Each file's role comes from its root element, not its name.
+ *
+ * Mapping: a product per valid AMP (key APID; ids dmd_apid, dmd_vmpid with the VMP's
+ * previous id, dmd_vtmid), a pack per valid AMPP (key APPID; ids dmd_amppid, dmd_vmppid and
+ * the dated GTINs). Prices are whole pence in the files and become GBP: the AMPP list price
+ * (`list`) and the Drug Tariff price of its VMPP (`tariff`). Pack size from the VMPP quantity,
+ * legal category → dispensing_category, AMP availability restriction → availability,
+ * discontinued AMPPs → withdrawn. VTMs and VMPs without AMPs are not products.
+ *
+ * Large releases (≈150 000 AMPPs, tens of MB) are streamed record by record (gb-dmd-xml.ts).
+ */
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { AdapterResult, FileReport, SourceInfo } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog } from './common.ts';
+import type { InputFile } from './common.ts';
+import { buildDmdProducts } from './gb-dmd-build.ts';
+import { emptyDmdData, readDmdFile } from './gb-dmd-read.ts';
+import type { DmdRole, RoleCount } from './gb-dmd-read.ts';
+
+export const GB_DMD_SOURCE: SourceInfo = {
+  id: 'gb-dmd',
+  name: 'NHS Dictionary of Medicines and Devices (dm+d)',
+  country: 'GB',
+  // The NHSBSA publishes a full release every week.
+  refresh_interval_hours: 24 * 8,
+  licence: 'Open Government Licence v3.0 (NHSBSA dm+d, distributed through NHS TRUD)',
+  url: 'https://www.nhsbsa.nhs.uk/pharmacies-gp-practices-and-appliance-contractors/dictionary-medicines-and-devices-dmd',
+};
+
+/** Release file name patterns of the roles every ingest needs, and of the optional ones. */
+export const GB_DMD_FILES: Readonly<Record<DmdRole, string>> = {
+  lookup: 'f_lookup2_*.xml', ingredient: 'f_ingredient2_*.xml', VMP: 'f_vmp2_*.xml', VMPP: 'f_vmpp2_*.xml',
+  AMP: 'f_amp2_*.xml', AMPP: 'f_ampp2_*.xml', VTM: 'f_vtm2_*.xml', GTIN: 'f_gtin2_*.xml', BNF: 'f_bnf1_*.xml',
+};
+const REQUIRED: readonly DmdRole[] = ['lookup', 'ingredient', 'VMP', 'VMPP', 'AMP', 'AMPP'];
+
+/** Parses a dm+d release; malformed records are reported and skipped, a wrong or missing file rejects it. */
+export function parseGbDmd(files: InputFile[]): AdapterResult {
+  const log = new ProblemLog();
+  const data = emptyDmdData();
+  const counts: RoleCount[] = files.map((file) => readDmdFile(file, data, log));
+  const missing = REQUIRED.filter((role) => !data.counts.has(role));
+  if (missing.length > 0) {
+    throw new FileRejectedError(GB_DMD_FILES[missing[0]!], `the dm+d release needs the ${missing.join(', ')} file(s) (${missing.map((r) => GB_DMD_FILES[r]).join(', ')})`);
+  }
+  const { products, substances } = buildDmdProducts(data, log);
+  const reports: FileReport[] = counts.map((c) => ({ file: c.file, role: c.role, read: c.read, kept: c.kept, skipped: c.read - c.kept }));
+  return {
+    snapshot: { format: SNAPSHOT_FORMAT, source: GB_DMD_SOURCE, substances, products },
+    problems: log.problems,
+    files: reports,
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * openFDA drug/ndc bulk download (`drug-ndc-0001-of-0001.json`, about 1 GB): `{ meta, results:
+ * [ { product_ndc, brand_name, generic_name, active_ingredients, packaging, openfda, finished,
+ * ... } ] }`, the FDA NDC directory enriched with the openfda harmonisation block.
+ *
+ * Streaming: the file's bytes are scanned once and each `results` element is parsed on its own
+ * (json-stream.ts), so memory holds the file's bytes, one record and the snapshot being built;
+ * the whole document is never one string (it would exceed V8's string limit) nor one tree.
+ *
+ * Mapping: a product per record keyed like the directory (product_id, else product_ndc), packs
+ * keyed by 11-digit NDC (so they merge with `fda-ndc` packs), RxCUIs as product `rxcui`
+ * identifiers, classes from the `pharm_class_*` lists (`Nonsteroidal Anti-inflammatory Drug
+ * [EPC]` → system `epc`, code `name:NONSTEROIDAL ANTI-INFLAMMATORY DRUG`, as fda-ndc keys them).
+ * Unfinished records (`finished: false`) carry `attributes.unfinished` and stay out of search.
+ *
+ * Substances: openfda.unii lists a record's UNIIs without saying which ingredient each is.
+ * A single-ingredient record with a single (check-character valid) UNII pairs them surely; a
+ * multi-ingredient record gets a UNII for an ingredient only when single-ingredient records of
+ * the same file pair that name with a UNII the record lists, else a provisional name key. So
+ * nothing is linked on a guess; names paired with two different UNIIs are not used.
+ */
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { AdapterResult, ClassEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog, RowError, provisionalNameKey } from './common.ts';
+import type { InputFile } from './common.ts';
+import { forEachArrayElement } from './json-stream.ts';
+import { readOpenFdaRecord } from './us-openfda-record.ts';
+import type { OpenFdaProduct } from './us-openfda-record.ts';
+
+export const OPENFDA_NDC_FILE = 'drug-ndc-0001-of-0001.json';
+
+export const OPENFDA_NDC_SOURCE: SourceInfo = {
+  id: 'us-openfda-ndc',
+  name: 'openFDA drug/ndc (NDC directory with openfda harmonisation)',
+  country: 'US',
+  refresh_interval_hours: 24 * 8,
+  licence: 'CC0 1.0 (openFDA); public domain US government data',
+  url: 'https://open.fda.gov/apis/drug/ndc/',
+};
+
+export interface OpenFdaOptions {
+  /** Date against which marketing end dates decide `withdrawn`; defaults to now. */
+  asOf?: Date;
+}
+
+/** Name → UNII pairs that single-ingredient records establish; a name seen with two UNIIs maps to null. */
+function namePairs(read: OpenFdaProduct[]): Map<string, string | null> {
+  const pairs = new Map<string, string | null>();
+  for (const r of read) {
+    if (r.names.length !== 1 || r.uniis.length !== 1) continue;
+    const [name, unii] = [r.names[0]!, r.uniis[0]!];
+    const known = pairs.get(name);
+    pairs.set(name, known === undefined || known === unii ? unii : null);
+  }
+  return pairs;
+}
+
+function substanceFor(substances: Map<string, SubstanceEntry>, key: string, name: string): SubstanceEntry {
+  let entry = substances.get(key);
+  if (!entry) {
+    entry = key.startsWith('name:') ? { unii: key, name, provisional: true } : { unii: key, name };
+    substances.set(key, entry);
+  }
+  return entry;
+}
+
+/** Settles each ingredient's substance key and collects substances (with single-substance classes). */
+function resolveSubstances(read: OpenFdaProduct[]): SubstanceEntry[] {
+  const pairs = namePairs(read);
+  const substances = new Map<string, SubstanceEntry>();
+  for (const r of read) {
+    r.product.ingredients.forEach((ingredient, i) => {
+      const name = r.names[i]!;
+      const paired = r.names.length === 1 && r.uniis.length === 1 ? r.uniis[0]! : pairs.get(name);
+      ingredient.unii = paired && r.uniis.includes(paired) ? paired : provisionalNameKey(name);
+      substanceFor(substances, ingredient.unii, name);
+    });
+    const only = r.product.ingredients.length === 1 ? substances.get(r.product.ingredients[0]!.unii) : undefined;
+    if (!only || r.classes.length === 0) continue;
+    const known = new Set((only.classes ?? []).map((c) => `${c.system}|${c.code}`));
+    const added = r.classes.filter((c) => !known.has(`${c.system}|${c.code}`)).map(({ system, code }) => ({ system, code }));
+    if (added.length > 0) only.classes = [...(only.classes ?? []), ...added];
+  }
+  return [...substances.values()];
+}
+
+interface Collector {
+  read: OpenFdaProduct[];
+  productKeys: Set<string>;
+  packKeys: Set<string>;
+  classes: Map<string, ClassEntry>;
+}
+
+function collect(value: unknown, line: number, state: Collector, log: ProblemLog, file: string, asOf: Date): boolean {
+  let record: OpenFdaProduct;
+  try {
+    record = readOpenFdaRecord(value, asOf);
+  } catch (error) {
+    if (!(error instanceof RowError)) throw error;
+    log.add(file, line, error.message);
+    return false;
+  }
+  const { product } = record;
+  if (state.productKeys.has(product.key)) { log.add(file, line, `duplicate product ${product.key}`); return false; }
+  state.productKeys.add(product.key);
+  product.packs = product.packs.filter((pack) => {
+    if (!state.packKeys.has(pack.key)) { state.packKeys.add(pack.key); return true; }
+    log.add(file, line, `package NDC ${pack.key} already belongs to another record; skipped here`);
+    return false;
+  });
+  for (const u of record.invalidUniis) log.add(file, line, `openfda.unii "${u}" fails its check character; ignored`);
+  for (const c of record.classes) state.classes.set(`${c.system}|${c.code}`, c);
+  state.read.push(record);
+  return true;
+}
+
+/** Parses an openFDA drug/ndc download; malformed records are reported (by line) and skipped. */
+export function parseOpenFdaNdc(files: InputFile[], options: OpenFdaOptions = {}): AdapterResult {
+  if (files.length !== 1) throw new FileRejectedError(OPENFDA_NDC_FILE, `expected exactly one file (${OPENFDA_NDC_FILE}), got ${files.length}`);
+  const file = files[0]!;
+  const asOf = options.asOf ?? new Date();
+  const log = new ProblemLog();
+  const state: Collector = { read: [], productKeys: new Set(), packKeys: new Set(), classes: new Map() };
+  let [read, kept] = [0, 0];
+  const keys = forEachArrayElement(file.name, file.content, 'results', {
+    onElement: (value, line) => {
+      read += 1;
+      if (collect(value, line, state, log, file.name, asOf)) kept += 1;
+    },
+    onMalformed: (line, message) => { read += 1; log.add(file.name, line, message); },
+  });
+  if (!keys.includes('results')) throw new FileRejectedError(file.name, 'not an openFDA download: the top-level object has no "results" array');
+  const substances = resolveSubstances(state.read);
+  return {
+    snapshot: {
+      format: SNAPSHOT_FORMAT, source: OPENFDA_NDC_SOURCE,
+      classes: [...state.classes.values()], substances, products: state.read.map((r) => r.product),
+    },
+    problems: log.problems,
+    files: [{ file: file.name, role: 'drug/ndc results', read, kept, skipped: read - kept }],
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * FDA Structured Product Labeling (SPL) product data: an HL7 v3 SPL document
+ * (`<document xmlns="urn:hl7-org:v3">`, as DailyMed distributes them, one XML per label version).
+ * The product data elements sit in `section/subject/manufacturedProduct`: the product NDC
+ * (code system 2.16.840.1.113883.6.69), name, dosage form, active ingredients with their UNII
+ * (2.16.840.1.113883.4.9), active moiety and strength quantity, the packages with their NDCs
+ * (`asContent/containerPackagedProduct`, nested outwards), the route, the approval (application
+ * number and marketing category) and the marketing act (status and dates).
+ *
+ * Source `us-spl`: a product per manufacturedProduct keyed by its product NDC (`0904-5853`), a
+ * pack per package NDC keyed by ndc11 (so it merges with the directory's packs). Inactive
+ * ingredients (IACT) are dropped: the catalogue lists active substances. Kit parts are not
+ * separate products. Several documents may be given in one ingest; together they are the source.
+ */
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog, RowError, decodeText } from './common.ts';
+import type { InputFile } from './common.ts';
+import { readSplProduct } from './us-spl-product.ts';
+import type { SplContext } from './us-spl-product.ts';
+import { childOf, streamXmlRecords, textOf } from './xml-records.ts';
+import type { XmlElement } from './xml-records.ts';
+
+export const SPL_FILE = 'spl.xml';
+const HL7_V3 = 'urn:hl7-org:v3';
+
+export const SPL_SOURCE: SourceInfo = {
+  id: 'us-spl',
+  name: 'FDA Structured Product Labeling (DailyMed SPL product data)',
+  country: 'US',
+  refresh_interval_hours: 24 * 8,
+  licence: 'Public domain (US government work; DailyMed)',
+  url: 'https://dailymed.nlm.nih.gov/dailymed/spl-resources.cfm',
+};
+
+export interface SplOptions {
+  /** Date against which marketing end dates decide `withdrawn`; defaults to now. */
+  asOf?: Date;
+}
+
+interface Shared {
+  products: Map<string, ProductEntry>;
+  packKeys: Set<string>;
+  substances: Map<string, SubstanceEntry>;
+  log: ProblemLog;
+  asOf: Date;
+}
+
+/** The labeler: `author/assignedEntity/representedOrganization/name`. */
+function labelerOf(author: XmlElement): string {
+  return textOf(childOf(childOf(author, 'assignedEntity'), 'representedOrganization'), 'name');
+}
+
+function keep(product: ProductEntry, shared: Shared, file: string, line: number): boolean {
+  if (shared.products.has(product.key)) { shared.log.add(file, line, `duplicate product NDC ${product.key}`); return false; }
+  product.packs = product.packs.filter((pack) => {
+    if (!shared.packKeys.has(pack.key)) { shared.packKeys.add(pack.key); return true; }
+    shared.log.add(file, line, `duplicate package NDC ${pack.key}; skipped`);
+    return false;
+  });
+  shared.products.set(product.key, product);
+  return true;
+}
+
+function readDocument(file: InputFile, shared: Shared): FileReport {
+  const report: FileReport = { file: file.name, role: 'SPL document', read: 0, kept: 0, skipped: 0 };
+  let labeler = '';
+  const attributes: Record<string, string> = {};
+  const records: Array<{ element: XmlElement; line: number }> = [];
+  streamXmlRecords(file.name, decodeText(file.content), {
+    onOpen(name, ancestors, attrs) {
+      if (ancestors.length === 0 && (name !== 'document' || attrs.xmlns !== HL7_V3)) {
+        throw new FileRejectedError(file.name, `not an HL7 v3 SPL document: root <${name}> is not <document xmlns="${HL7_V3}">`);
+      }
+      if (ancestors.length === 1 && name === 'setId' && attrs.root) attributes.spl_set_id = attrs.root;
+      if (ancestors.length === 1 && name === 'code' && attrs.displayName) attributes.document_type = attrs.displayName;
+    },
+    isRecord: (name, ancestors) => (name === 'author' && ancestors.length === 1)
+      || (name === 'manufacturedProduct' && ancestors[ancestors.length - 1] === 'subject'),
+    onRecord(element, line) {
+      if (element.name === 'author') labeler ||= labelerOf(element);
+      else records.push({ element, line });
+    },
+  });
+  // Products come after the author in SPL, but the labeler is applied once the document is read.
+  for (const { element, line } of records) {
+    report.read += 1;
+    const context: SplContext = { asOf: shared.asOf, substances: shared.substances, warn: (m) => shared.log.add(file.name, line, m) };
+    try {
+      const product = readSplProduct(element, context, labeler);
+      product.attributes = { ...attributes, ...product.attributes };
+      if (keep(product, shared, file.name, line)) report.kept += 1;
+    } catch (error) {
+      if (!(error instanceof RowError)) throw error;
+      shared.log.add(file.name, line, error.message);
+    }
+  }
+  report.skipped = report.read - report.kept;
+  return report;
+}
+
+/** Parses SPL documents into products and substances; malformed products are reported and skipped. */
+export function parseUsSpl(files: InputFile[], options: SplOptions = {}): AdapterResult {
+  if (files.length === 0) throw new FileRejectedError(SPL_FILE, 'no SPL document given');
+  const shared: Shared = { products: new Map(), packKeys: new Set(), substances: new Map(), log: new ProblemLog(), asOf: options.asOf ?? new Date() };
+  const reports = files.map((f) => readDocument(f, shared));
+  return {
+    snapshot: { format: SNAPSHOT_FORMAT, source: SPL_SOURCE, substances: [...shared.substances.values()], products: [...shared.products.values()] },
+    problems: shared.log.problems,
+    files: reports,
+  };
+}
