@@ -2,7 +2,9 @@
  * Loads an interaction file ("drugref-interactions/1", see interactions-format.ts) the way the
  * ingest engine loads a register: one transaction under the engine's advisory lock, a diff of
  * the file against the source's stored rows by natural key and content hash, and one change
- * record per inserted, updated or deleted rule. A refused file writes nothing.
+ * record per inserted, updated or deleted rule. A refused file writes nothing. Published data
+ * sets (EPha's matrix CSV, DDInter's CSVs) are recognised by their header and converted first
+ * (interactions-csv.ts); their malformed rows are reported, not fatal.
  */
 import { readFile } from 'node:fs/promises';
 import type { Database, Queryable } from '../../platform/db.ts';
@@ -12,6 +14,9 @@ import { contentHash } from './canonical.ts';
 import type { JsonValue } from './canonical.ts';
 import { InteractionFileError, readInteractionFile } from './interactions-format.ts';
 import type { InteractionFile, RuleRow } from './interactions-format.ts';
+import { ddinterNames, ddinterSet, detectInteractionFormat, readDdinterCsv, readEphaCsv } from './interactions-csv.ts';
+import type { InteractionFormat, TextFile } from './interactions-csv.ts';
+import type { RowProblem } from './snapshot.ts';
 
 export { InteractionFileError };
 
@@ -112,16 +117,86 @@ export async function loadInteractions(db: Database, value: unknown, options: { 
   });
 }
 
-/** Reads and loads an interaction file from disk. */
-export async function loadInteractionFile(db: Database, path: string | URL, options: { now?: () => Date } = {}): Promise<InteractionLoadReport> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    if (error instanceof SyntaxError) throw new InteractionFileError(`not JSON: ${error.message}`);
-    throw error;
+/** What loading one or more files did: the engine report plus the format read and its row problems. */
+export interface InteractionSetReport extends InteractionLoadReport {
+  format: InteractionFormat;
+  /** Rows of a published CSV that could not be used (file and line), skipped. */
+  problems: RowProblem[];
+  /** For published CSVs: data rows read, rules made, rows folded into another row's rule. */
+  rows?: { read: number; rules: number; merged: number };
+}
+
+export interface InteractionSetOptions {
+  now?: () => Date;
+  /** EPha only: also load Mechanismus and Massnahmen as licensed rows (the operator holds them under a commercial agreement). */
+  licensed?: boolean;
+}
+
+/** Level-5 ATC codes of drug names (lower case): substance names in any vocabulary, and WHO's level-5 labels. */
+export async function atcCodesByName(db: Queryable, names: readonly string[]): Promise<Map<string, string[]>> {
+  if (names.length === 0) return new Map();
+  const { rows } = await db.query<{ name: string; codes: string[] }>(
+    `WITH wanted AS (SELECT DISTINCT unnest($1::text[]) AS name),
+     named AS (
+       SELECT lower(s.name) AS name, a AS code FROM substances s CROSS JOIN unnest(s.atc_codes) AS a
+       UNION ALL
+       SELECT lower(v.value), a FROM substances s CROSS JOIN jsonb_each_text(s.names) AS v CROSS JOIN unnest(s.atc_codes) AS a
+       UNION ALL
+       SELECT lower(n.name), n.code FROM atc_nodes n WHERE n.level = 5)
+     SELECT w.name, array_agg(DISTINCT c.code ORDER BY c.code) AS codes
+       FROM wanted w JOIN named c ON c.name = w.name AND length(c.code) = 7
+      GROUP BY w.name`,
+    [names],
+  );
+  return new Map(rows.map((r) => [r.name, r.codes]));
+}
+
+async function readText(path: string | URL): Promise<TextFile> {
+  return { name: String(path instanceof URL ? path.pathname : path), text: await readFile(path, 'utf8') };
+}
+
+/**
+ * Reads and loads one interaction file (drugref-interactions/1 JSON) or the files of one
+ * published data set (EPha's matrix CSV; DDInter's CSVs, which come split by ATC group), the
+ * format recognised from each file's header. All files of one call form one set: the source's
+ * stored rules are replaced by the set's.
+ */
+export async function loadInteractionFiles(db: Database, paths: ReadonlyArray<string | URL>, options: InteractionSetOptions = {}): Promise<InteractionSetReport> {
+  if (paths.length === 0) throw new InteractionFileError('no file given');
+  const files = await Promise.all(paths.map(readText));
+  const formats = files.map((f) => detectInteractionFormat(f.text));
+  const unknown = formats.indexOf(null);
+  if (unknown >= 0) throw new InteractionFileError(`${files[unknown]!.name}: not an interaction file (drugref-interactions/1 JSON, EPha matrix CSV or DDInter CSV)`);
+  const format = formats[0]!;
+  if (formats.some((f) => f !== format)) throw new InteractionFileError('the files are of different formats; load one data set at a time');
+  const loadOptions = options.now ? { now: options.now } : {};
+  if (format === 'drugref-interactions/1') {
+    if (files.length > 1) throw new InteractionFileError('one drugref-interactions/1 file at a time');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(files[0]!.text);
+    } catch (error) {
+      if (error instanceof SyntaxError) throw new InteractionFileError(`not JSON: ${error.message}`);
+      throw error;
+    }
+    return { ...(await loadInteractions(db, parsed, loadOptions)), format, problems: [] };
   }
-  return loadInteractions(db, parsed, options);
+  let set;
+  if (format === 'epha-csv') set = readEphaCsv(files, { licensed: options.licensed ?? false });
+  else {
+    const parsed = readDdinterCsv(files);
+    set = ddinterSet(parsed, await atcCodesByName(db, ddinterNames(parsed.rows)));
+  }
+  // An empty set would delete every stored rule of the source: refuse it instead.
+  if (set.file.interactions.length === 0) {
+    throw new InteractionFileError(`no usable rows (${set.problems.length} problem row(s)); nothing was loaded`);
+  }
+  return { ...(await loadInteractions(db, set.file, loadOptions)), format, problems: set.problems, rows: set.rows };
+}
+
+/** Reads and loads an interaction file from disk (any supported format). */
+export function loadInteractionFile(db: Database, path: string | URL, options: InteractionSetOptions = {}): Promise<InteractionSetReport> {
+  return loadInteractionFiles(db, [path], options);
 }
 
 /** Loads the bundled demonstration set (idempotent: a second load writes nothing). */
