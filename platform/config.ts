@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { HTTP_SOURCES, LOCAL_SOURCES, SOURCE_DEFAULTS, envName } from './upstream/sources.ts';
 import type { SourceId } from './upstream/sources.ts';
+import { SYNC_SOURCES, syncEnvName } from '../workers/sync/sources.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -67,6 +68,36 @@ export interface Config {
   checkoutCancelUrl: string;
   /** Enrichment sources: the upstream client, its cache and the licensed crosswalk. */
   upstream: UpstreamConfig;
+  /** Register downloads of the sync worker (workers/sync/, docs/sync.md). */
+  sync: SyncConfig;
+}
+
+/** One register source of the sync worker: where its file lives, on or off, how often to look. */
+export interface SyncSourceConfig {
+  /** Download URL (`{file}` for several files); null until configured where there is no public default. */
+  url: string | null;
+  enabled: boolean;
+  intervalHours: number;
+}
+
+export interface SyncConfig {
+  /** Run the scheduled sync worker at all (off by default: `npm start` and tests never reach the internet). */
+  enabled: boolean;
+  sources: Record<string, SyncSourceConfig>;
+  /** How often the worker looks for due sources. */
+  tickMs: number;
+  /** Deadline of one download, headers to last byte. */
+  timeoutMs: number;
+  /** Largest download accepted, in bytes. */
+  maxBytes: number;
+  /** Largest total of unpacked archive entries accepted, in bytes (zip bombs). */
+  maxUnpackedBytes: number;
+  /** First retry delay after a failure; doubles per consecutive failure, capped at the source's interval. */
+  retryBaseMs: number;
+  /** Refuse a file with any malformed row instead of skipping those rows. */
+  strict: boolean;
+  /** Let downloads reach loopback and private networks (tests, local mirrors). */
+  allowPrivateTargets: boolean;
 }
 
 /** One enrichment source: where it lives, how long its answers stay fresh, on or off. */
@@ -156,6 +187,29 @@ function upstreamConfig(env: Env): UpstreamConfig {
   };
 }
 
+function syncConfig(env: Env): SyncConfig {
+  const sources: Record<string, SyncSourceConfig> = {};
+  for (const def of SYNC_SOURCES) {
+    const name = syncEnvName(def.id);
+    const configured = url(env, `SYNC_${name}_URL`, def.url);
+    if (configured && def.downloads.length > 1 && !configured.includes('{file}')) {
+      throw new ConfigError(`SYNC_${name}_URL must contain {file}: the source downloads ${def.downloads.length} files`);
+    }
+    sources[def.id] = { url: configured, enabled: bool(env, `SYNC_${name}_ENABLED`, true), intervalHours: int(env, `SYNC_${name}_INTERVAL_HOURS`, def.intervalHours, 1) };
+  }
+  return {
+    enabled: bool(env, 'SYNC_ENABLED', false),
+    sources,
+    tickMs: int(env, 'SYNC_TICK_MS', 60_000, 100),
+    timeoutMs: int(env, 'SYNC_TIMEOUT_MS', 600_000, 100),
+    maxBytes: int(env, 'SYNC_MAX_BYTES', 512 * 1024 * 1024, 1024),
+    maxUnpackedBytes: int(env, 'SYNC_MAX_UNPACKED_BYTES', 2 * 1024 * 1024 * 1024, 1024),
+    retryBaseMs: int(env, 'SYNC_RETRY_BASE_MS', 300_000, 0),
+    strict: bool(env, 'SYNC_STRICT', false),
+    allowPrivateTargets: bool(env, 'SYNC_ALLOW_PRIVATE_TARGETS', false),
+  };
+}
+
 /**
  * BYOL_MASTER_KEYS is `id:base64key[,id:base64key…]` (32-byte AES-256 keys); several ids let
  * old rows decrypt while `drugref byol rotate` re-seals them under BYOL_MASTER_KEY_ID
@@ -228,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutSuccessUrl: url(env, 'CHECKOUT_SUCCESS_URL', 'https://drugref.example/console/chat?checkout=success') as string,
     checkoutCancelUrl: url(env, 'CHECKOUT_CANCEL_URL', 'https://drugref.example/pricing') as string,
     upstream: upstreamConfig(env),
+    sync: syncConfig(env),
   };
 }
 

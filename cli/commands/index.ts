@@ -7,6 +7,7 @@ import { ingestCommand } from './ingest.ts';
 import { demoCommand } from './demo.ts';
 import { upstreamCacheCommand } from './upstream-cache.ts';
 import { referenceCommand } from './reference.ts';
+import { syncCommand } from './sync.ts';
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
@@ -18,6 +19,7 @@ export const COMMANDS: Record<string, Command> = {
   demo: demoCommand,
   'upstream-cache': upstreamCacheCommand,
   reference: referenceCommand,
+  sync: syncCommand,
 };
 
 export function usage(): string {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { registerSyncMetrics } from '../../workers/sync/metrics.ts';
 import { sendError } from './errors.ts';
 
 export function registerOperations(app: FastifyInstance, db: Database): void {
@@ -25,6 +26,8 @@ export function registerOperations(app: FastifyInstance, db: Database): void {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  // Per register source: last success, duration, rows, failures (read from the database when scraped).
+  registerSyncMetrics(registry, db);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,6 +1,10 @@
 /**
  * Register sources as they appear in every `_meta.sources` block: the stored row plus
- * `schema_state`, derived at read time from `last_synced_at` and the refresh interval.
+ * `schema_state`, derived at read time (docs/api-decisions.md, "Register freshness"):
+ * `never_run` before the first ingest, `ok` while the data was confirmed current within the
+ * refresh interval, `stale` after. "Confirmed" is the newer of the last ingest
+ * (`last_synced_at`) and the sync worker's last success, since a 304 from the publisher
+ * proves the stored copy is still the current file without writing anything.
  */
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
@@ -23,30 +27,44 @@ interface SourceRow {
   demo: boolean;
 }
 
-const SOURCE_COLUMNS = 'id, name, country, last_synced_at, refresh_interval_hours, demo';
+/**
+ * Catalogue sources with their sync confirmation folded in, plus the sources the sync worker
+ * is configured for but has never ingested (they exist in `sync_state` only: `never_run`).
+ */
+const SOURCES_SQL = `
+  SELECT s.id, s.name, s.country, greatest(s.last_synced_at, y.confirmed) AS last_synced_at, s.refresh_interval_hours, s.demo
+    FROM sources s
+    LEFT JOIN (SELECT catalogue_source, max(last_success_at) AS confirmed FROM sync_state GROUP BY catalogue_source) y ON y.catalogue_source = s.id
+  UNION ALL
+  SELECT y.catalogue_source, y.name, y.country, NULL, y.interval_hours, false
+    FROM sync_state y
+   WHERE y.enabled AND NOT EXISTS (SELECT 1 FROM sources s WHERE s.id = y.catalogue_source)`;
 
 export const DEMO_NOTICE = 'Demonstration data, not for clinical use.';
 
+/** The freshness state machine: never_run until confirmed once, then ok or stale by the age of the last confirmation. */
+export function schemaStateOf(confirmedAt: Date | null, refreshIntervalHours: number, now: Date): SourceStatus['schemaState'] {
+  if (!confirmedAt) return 'never_run';
+  const ageHours = (now.getTime() - confirmedAt.getTime()) / 3_600_000;
+  return ageHours > refreshIntervalHours ? 'stale' : 'ok';
+}
+
 function toStatus(row: SourceRow, now: Date): SourceStatus {
-  let schemaState: SourceStatus['schemaState'] = 'never_run';
-  if (row.last_synced_at) {
-    const ageHours = (now.getTime() - row.last_synced_at.getTime()) / 3_600_000;
-    schemaState = ageHours > row.refresh_interval_hours ? 'stale' : 'ok';
-  }
+  const schemaState = schemaStateOf(row.last_synced_at, row.refresh_interval_hours, now);
   return { id: row.id, name: row.name, country: row.country, lastSyncedAt: row.last_synced_at, schemaState, demo: row.demo };
 }
 
 /** Per-request loader of source status by id (null for an unknown id). */
 export function createSourceLoader(db: Queryable, now: () => Date): DataLoader<string, SourceStatus | null> {
   return new DataLoader(async (ids) => {
-    const { rows } = await db.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE id = ANY($1)`, [ids]);
+    const { rows } = await db.query<SourceRow>(`SELECT * FROM (${SOURCES_SQL}) AS x WHERE id = ANY($1)`, [ids]);
     const byId = new Map(rows.map((r) => [r.id, toStatus(r, now())]));
     return ids.map((id) => byId.get(id) ?? null);
   });
 }
 
 export async function listSources(db: Queryable, now: Date): Promise<SourceStatus[]> {
-  const { rows } = await db.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM sources ORDER BY id`);
+  const { rows } = await db.query<SourceRow>(`SELECT * FROM (${SOURCES_SQL}) AS x ORDER BY id`);
   return rows.map((r) => toStatus(r, now));
 }
 

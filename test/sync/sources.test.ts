@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { openTestDatabase } from '../helpers/db.ts';
+import { catalogueDigest } from '../ingest/snapshots.ts';
+import type { Database } from '../../platform/db.ts';
+import { ConfigError, loadConfig } from '../../platform/config.ts';
+import { listSources } from '../../resolvers/sources/status.ts';
+import { WORKERS } from '../../workers/index.ts';
+import { SYNC_SOURCES } from '../../workers/sync/sources.ts';
+import { inactiveReason, registerSyncWorker, startSyncWorker } from '../../workers/sync/worker.ts';
+import { statusLines } from '../../cli/commands/sync-status.ts';
+import { buildPackungen } from '../fixtures/registers/ch-swissmedic/packungen.ts';
+import type { SyncResult } from '../../workers/sync/run.ts';
+import { FakePublisher, buildZip } from './publisher.ts';
+import { fixture, runner, state, syncConfig } from './helpers.ts';
+
+const BDPM = '/bdpm/telechargement.php?fichier=';
+const NDC_PATH = '/fda/ndctext.zip';
+
+describe('register sync sources', () => {
+  let db: Database;
+  let publisher: FakePublisher;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    publisher = await new FakePublisher().start();
+  });
+  afterAll(async () => {
+    await publisher.close();
+    await db.close();
+  });
+
+  it('fetches every BDPM file through the {file} URL, skips missing optional ones, and refetches all when one changed', async () => {
+    for (const f of ['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt', 'CIS_COMPO_bdpm.txt']) publisher.publish(`${BDPM}${f}`, fixture(`fr-bdpm/${f}`));
+    const config = syncConfig(publisher, { 'fr-bdpm': `${BDPM}{file}` });
+    const r = runner(db, config);
+    const [first] = await r.runNow(['fr-bdpm']);
+    expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', httpStatus: expect.any(Number) });
+    expect(publisher.hitsOf(`${BDPM}CIS_GENER_bdpm.txt`).map((h) => h.answered)).toEqual([404]);
+    expect((await r.runNow(['fr-bdpm']))[0]).toMatchObject({ outcome: 'not_modified' });
+    expect(publisher.hitsOf(`${BDPM}CIS_bdpm.txt`).map((h) => h.answered)).toEqual([200, 304]);
+
+    // A new CIP file: CIS_bdpm.txt answers 304 first, then is fetched in full because the adapter needs both.
+    // (A trailing blank line: new bytes and ETag, same records, so the ingest records no change.)
+    publisher.publish(`${BDPM}CIS_CIP_bdpm.txt`, Buffer.concat([fixture('fr-bdpm/CIS_CIP_bdpm.txt'), Buffer.from('\n')]));
+    const [third] = await r.runNow(['fr-bdpm']);
+    await r.close();
+    expect(third).toMatchObject({ outcome: 'ok', changes: 0 });
+    const cis = publisher.hitsOf(`${BDPM}CIS_bdpm.txt`);
+    expect(cis.map((h) => h.answered)).toEqual([200, 304, 304, 200]);
+    expect(cis.at(-1)!.headers['if-none-match']).toBeUndefined();
+  });
+
+  it('unpacks the FDA NDC zip into product.txt and package.txt', async () => {
+    publisher.publish(NDC_PATH, buildZip([
+      { name: 'product.txt', content: fixture('fda-ndc/product.txt') },
+      { name: 'package.txt', content: fixture('fda-ndc/package.txt') },
+    ]));
+    const r = runner(db, syncConfig(publisher, { 'fda-ndc': NDC_PATH }));
+    const [result] = await r.runNow(['fda-ndc']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', rows: { kept: expect.any(Number) } });
+    expect((await state(db, 'fda-ndc')).rows_kept).toBeGreaterThan(0);
+    expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['fda-ndc', 'ok']);
+  });
+
+  it('downloads a plain xlsx workbook (Swissmedic packages) and hands it to the adapter as Packungen.xlsx', async () => {
+    const path = '/swissmedic/zugelassene_packungen_ham.xlsx';
+    publisher.publish(path, await buildPackungen());
+    const r = runner(db, syncConfig(publisher, { 'ch-swissmedic': path }));
+    const [result] = await r.runNow(['ch-swissmedic']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { kept: expect.any(Number) } });
+    expect((result as SyncResult).changes).toBeGreaterThan(0);
+  });
+
+  it('refuses an archive that inflates past the unpacked limit (a zip bomb), writing nothing', async () => {
+    publisher.publish(NDC_PATH, buildZip([
+      { name: 'product.txt', content: Buffer.alloc(2_000_000, 0x20) },
+      { name: 'package.txt', content: fixture('fda-ndc/package.txt') },
+    ]));
+    const digest = await catalogueDigest(db);
+    const r = runner(db, syncConfig(publisher, { 'fda-ndc': NDC_PATH }));
+    const [result] = await r.runNow(['fda-ndc']);
+    await r.close();
+    expect(result).toMatchObject({ outcome: 'too_large' });
+    expect(await catalogueDigest(db)).toBe(digest);
+  });
+
+  it('reads sources from one config: publishers\' URLs by default, SYNC_* overrides, off unless SYNC_ENABLED', () => {
+    const defaults = loadConfig({});
+    expect(defaults.sync.enabled).toBe(false);
+    expect(defaults.sync.sources['ch-sl']!.url).toBe('https://www.spezialitaetenliste.ch/File.axd?file=XMLPublications.zip');
+    expect(defaults.sync.sources['fr-bdpm']!.url).toContain('{file}');
+    expect(inactiveReason(defaults.sync, SYNC_SOURCES.find((s) => s.id === 'gb-dmd')!)).toMatch(/TRUD/);
+    const custom = loadConfig({ SYNC_ENABLED: 'true', SYNC_CH_SL_URL: 'https://mirror.example/sl.zip', SYNC_FDA_NDC_ENABLED: 'false', SYNC_CH_SL_INTERVAL_HOURS: '3' });
+    expect(custom.sync.enabled).toBe(true);
+    expect(custom.sync.sources['ch-sl']).toEqual({ url: 'https://mirror.example/sl.zip', enabled: true, intervalHours: 3 });
+    expect(inactiveReason(custom.sync, SYNC_SOURCES.find((s) => s.id === 'fda-ndc')!)).toMatch(/switched off/);
+    expect(() => loadConfig({ SYNC_FR_BDPM_URL: 'https://mirror.example/bdpm.txt' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SYNC_CH_SL_URL: 'not a url' })).toThrow(/SYNC_CH_SL_URL/);
+  });
+
+  it('is one of the service workers; idle unless enabled, a tick on start when enabled', async () => {
+    expect(WORKERS).toContain(registerSyncWorker);
+    const log = pino({ level: 'silent' });
+    const path = '/tick/Preparations.zip';
+    publisher.publish(path, buildZip([{ name: 'Preparations.xml', content: fixture('ch-sl/Preparations.xml') }]));
+    const enabled = syncConfig(publisher, { 'ch-sl': path });
+    const idle = startSyncWorker({ config: { ...enabled, sync: { ...enabled.sync, enabled: false } }, db, now: () => new Date(), log });
+    await idle.close();
+    expect(publisher.hitsOf(path)).toHaveLength(0);
+    const worker = startSyncWorker({ config: enabled, db, now: () => new Date(), log });
+    for (let i = 0; i < 100 && (await state(db, 'ch-sl'))?.last_outcome !== 'ok'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await worker.close();
+    expect(publisher.hitsOf(path)).toHaveLength(1);
+  });
+
+  it('prints each source\'s schedule, last attempt and freshness for `drugref sync status`', async () => {
+    const config = syncConfig(publisher, { 'fda-ndc': NDC_PATH, 'fr-bdpm': `${BDPM}{file}` });
+    const lines = (await statusLines(db, config.sync, new Date())).join('\n');
+    expect(lines).toMatch(/^Scheduled sync: on/);
+    expect(lines).toContain('fda-ndc (fda-ndc): ok');
+    expect(lines).toMatch(/fda-ndc[\s\S]*last attempt {2}\S+ too_large, HTTP 200/);
+    expect(lines).toMatch(/gb-dmd \(gb-dmd\): never_run\n {2}schedule {6}not scheduled: switched off/);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The manual and the scheduled path share this: the adapter registered under an id parses the
+ * files completely (a structurally wrong file throws FileRejectedError and nothing is written),
+ * then the ingest engine writes the snapshot in one transaction, so the change feed and the
+ * webhook worker see the update like any `drugref ingest`.
+ */
+import type { Database } from '../../platform/db.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { FileRejectedError, findAdapter } from '../ingest/adapters/index.ts';
+import type { InputFile } from '../ingest/adapters/index.ts';
+import { IngestError, ingestSnapshot } from '../ingest/engine.ts';
+import type { IngestProgress, IngestReport } from '../ingest/engine.ts';
+import type { FileReport, RowProblem } from '../ingest/snapshot.ts';
+
+/** Rows the adapter read, kept and skipped over all files. */
+export interface RowCounts {
+  read: number;
+  kept: number;
+  skipped: number;
+}
+
+/** Refusal reasons are stored and printed; an adapter's message about a huge line is cut. */
+const MAX_REASON_CHARS = 500;
+
+export type ApplyResult =
+  | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: FileReport[] }
+  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[] };
+
+export interface ApplyOptions {
+  /** Refuse the whole file when any row is malformed (otherwise those rows are skipped). */
+  strict: boolean;
+  log?: Pick<Logger, 'info'>;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+function countRows(files: readonly FileReport[] | undefined, problems: readonly RowProblem[], kept: number): RowCounts {
+  if (!files?.length) return { read: kept + problems.length, kept, skipped: problems.length };
+  return files.reduce((sum, f) => ({ read: sum.read + f.read, kept: sum.kept + f.kept, skipped: sum.skipped + f.skipped }), { read: 0, kept: 0, skipped: 0 });
+}
+
+/**
+ * Parses `files` with adapter `adapterId` and ingests the result. A refusal (unknown adapter,
+ * wrong file, malformed rows under `strict`, a snapshot the engine refuses) writes nothing and
+ * is returned; any other failure (the database) is thrown, also with nothing written.
+ */
+export async function parseAndIngest(db: Database, adapterId: string, files: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
+  const adapter = findAdapter(adapterId);
+  if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [] };
+  let parsed;
+  try {
+    parsed = await adapter.parse(files);
+  } catch (err) {
+    // Parsing is pure: whatever it throws, the file could not be read and nothing was written.
+    const reason = err instanceof FileRejectedError ? `file rejected: ${err.message}` : `file unreadable: ${(err as Error).message}`;
+    return { outcome: 'refused', reason: reason.slice(0, MAX_REASON_CHARS), rows: null, problems: [] };
+  }
+  const { snapshot, problems } = parsed;
+  const kept = (snapshot.products?.length ?? 0) + (snapshot.substances?.length ?? 0) + (snapshot.atc?.length ?? 0);
+  const rows = countRows(parsed.files, problems, kept);
+  if (options.strict && problems.length > 0) {
+    return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems };
+  }
+  try {
+    const report = await ingestSnapshot(db, snapshot, { ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    return { outcome: 'ok', report, rows, problems, files: parsed.files ?? [] };
+  } catch (err) {
+    if (!(err instanceof IngestError)) throw err;
+    return { outcome: 'refused', reason: `snapshot rejected: ${err.message}`, rows, problems };
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The one documented place for the registers the sync worker downloads: which adapter reads
+ * each, which files it needs, where the publisher puts them and how often to look. Defaults
+ * are the publishers' documented download locations; `SYNC_<SOURCE>_URL` overrides a URL,
+ * `SYNC_<SOURCE>_ENABLED=false` switches a source off (platform/config.ts reads both).
+ *
+ * A source's URL names ONE location. A source with several downloads (the BDPM text files)
+ * has a `{file}` placeholder that each download's `file` fills. This module imports nothing,
+ * so the config loader can read it without pulling in the worker.
+ */
+
+/** One file fetched from the publisher. */
+export interface SyncDownload {
+  /** Replaces `{file}` in the source URL, and names the file handed to the adapter (unless unpacked). */
+  file: string;
+  /** A missing optional download (404) is skipped instead of failing the sync. */
+  optional?: boolean;
+  /**
+   * The download is a zip archive: the entries whose base name matches one of these patterns
+   * are handed to the adapter under their base name. `nested` also opens zips found inside
+   * (one level; dm+d ships its GTIN file as a zip within the release zip).
+   */
+  unzip?: { entries: readonly RegExp[]; nested?: boolean };
+}
+
+/** A register the sync worker can keep current. */
+export interface SyncSourceDefinition {
+  /** Sync source id; by convention the catalogue source id the adapter writes. */
+  id: string;
+  /** Adapter id in workers/ingest/adapters/index.ts. */
+  adapter: string;
+  /** Shown by `drugref sync status` and, until the first success, in `_meta.sources` (never_run). */
+  name: string;
+  country: string | null;
+  /** Default download location, or null where the publisher needs an account or licence. */
+  url: string | null;
+  downloads: readonly SyncDownload[];
+  /** How often to look for a new file. Conditional requests make an unchanged look almost free. */
+  intervalHours: number;
+  /** What an operator must know to switch the source on (credentials, licences). */
+  note?: string;
+}
+
+/** Publishers that update daily or more: look every 6 h, so a missed look never makes the source stale. */
+const SIX_HOURS = 6;
+/** Weekly and monthly publishers: one look a day is ample, far inside their refresh interval. */
+const DAILY = 24;
+
+const BDPM_FILES = ['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt'];
+const BDPM_OPTIONAL = ['CIS_COMPO_bdpm.txt', 'CIS_GENER_bdpm.txt', 'CIS_CPD_bdpm.txt', 'CIS_HAS_SMR_bdpm.txt',
+  'CIS_HAS_ASMR_bdpm.txt', 'HAS_LiensPageCT_bdpm.txt', 'CIS_MITM.txt', 'CIS_InfoImportantes.txt', 'CIS_CIP_Dispo_Spec.txt'];
+
+/** Every register the sync worker knows. Sources whose adapter is not registered are skipped with a warning. */
+export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
+  {
+    // oddb2xml BagXmlDownloader; the BAG redirects this to sl.bag.admin.ch.
+    id: 'ch-sl', adapter: 'ch-sl', name: 'BAG Spezialitätenliste (SL)', country: 'CH',
+    url: 'https://www.spezialitaetenliste.ch/File.axd?file=XMLPublications.zip',
+    downloads: [{ file: 'XMLPublications.zip', unzip: { entries: [/^Preparations\.xml$/i] } }],
+    intervalHours: DAILY,
+  },
+  {
+    // oddb2xml RefdataDownloader (the public zip that replaced the SOAP service).
+    id: 'ch-refdata', adapter: 'ch-refdata', name: 'Refdata articles', country: 'CH',
+    url: 'https://files.refdata.ch/simis-public-prod/Articles/1.0/Refdata.Articles.zip',
+    downloads: [{ file: 'Refdata.Articles.zip', unzip: { entries: [/^Refdata\.Articles\.xml$/i] } }],
+    intervalHours: SIX_HOURS,
+  },
+  {
+    // Swissmedic "Listen und Verzeichnisse": the stable DAM link of "Zugelassene Packungen".
+    id: 'ch-swissmedic', adapter: 'ch-swissmedic', name: 'Swissmedic authorised packages', country: 'CH',
+    url: 'https://www.swissmedic.ch/dam/swissmedic/de/dokumente/internetlisten/zugelassene_packungen_human.xlsx.download.xlsx/zugelassene_packungen_ham.xlsx',
+    downloads: [{ file: 'Packungen.xlsx' }],
+    intervalHours: DAILY,
+    note: 'Swissmedic renames the file now and then; if the default answers 404, copy the current link from swissmedic.ch/…/listen_neu.html into SYNC_CH_SWISSMEDIC_URL.',
+  },
+  {
+    // oddb2xml ZurroseDownloader (ywesee's mirror of Zur Rose's IGM-11 full file).
+    id: 'ch-zurrose', adapter: 'ch-zurrose', name: 'Zur Rose article master', country: 'CH',
+    url: 'http://pillbox.oddb.org/TRANSFER.ZIP',
+    downloads: [{ file: 'TRANSFER.ZIP', unzip: { entries: [/^transfer\.dat$/i] } }],
+    intervalHours: SIX_HOURS,
+  },
+  {
+    id: 'ch-artikelstamm', adapter: 'ch-artikelstamm', name: 'Elexis Artikelstamm', country: 'CH', url: null,
+    downloads: [{ file: 'artikelstamm.xml' }],
+    intervalHours: DAILY,
+    note: 'No public default: set SYNC_CH_ARTIKELSTAMM_URL to the Artikelstamm v5 XML your Elexis distribution publishes.',
+  },
+  {
+    id: 'ch-sl-groups', adapter: 'ch-sl-groups', name: 'SL pharma group prices', country: 'CH', url: null,
+    downloads: [{ file: 'bag_sl_group_prices.csv' }],
+    intervalHours: DAILY,
+    note: 'No public default: set SYNC_CH_SL_GROUPS_URL to where you publish bag_sl_group_prices.csv.',
+  },
+  {
+    // FDA NDC directory, "NDC database file - text version", refreshed daily.
+    id: 'fda-ndc', adapter: 'fda-ndc', name: 'FDA NDC directory', country: 'US',
+    url: 'https://www.accessdata.fda.gov/cder/ndctext.zip',
+    downloads: [{ file: 'ndctext.zip', unzip: { entries: [/^product\.txt$/i, /^package\.txt$/i] } }],
+    intervalHours: SIX_HOURS,
+  },
+  {
+    // openFDA bulk download (listed in https://api.fda.gov/download.json under drug/ndc).
+    id: 'us-openfda-ndc', adapter: 'us-openfda-ndc', name: 'openFDA NDC export', country: 'US',
+    url: 'https://download.open.fda.gov/drug/ndc/drug-ndc-0001-of-0001.json.zip',
+    downloads: [{ file: 'drug-ndc-0001-of-0001.json.zip', unzip: { entries: [/^drug-ndc-\d+-of-\d+\.json$/i] } }],
+    intervalHours: DAILY,
+  },
+  {
+    // FDA GSRS UNII archive, "latest" alias.
+    id: 'us-unii', adapter: 'us-unii', name: 'FDA UNII substances', country: 'US',
+    url: 'https://precision.fda.gov/uniisearch/archive/latest/UNII_Data.zip',
+    downloads: [{ file: 'UNII_Data.zip', unzip: { entries: [/^UNII_Records.*\.txt$/i, /^UNII_Names.*\.txt$/i] } }],
+    intervalHours: DAILY,
+  },
+  {
+    id: 'us-rxnorm', adapter: 'us-rxnorm', name: 'NLM RxNorm', country: 'US', url: null,
+    downloads: [{ file: 'RxNorm_full_current.zip', unzip: { entries: [/^RXNCONSO\.RRF$/i, /^RXNSAT\.RRF$/i] } }],
+    intervalHours: DAILY,
+    note: 'Needs a UMLS licence: set SYNC_US_RXNORM_URL to https://uts-ws.nlm.nih.gov/download?url=https://download.nlm.nih.gov/umls/kss/rxnorm/RxNorm_full_current.zip&apiKey=<your UMLS API key>.',
+  },
+  {
+    // BDPM "Téléchargement": one URL per text file.
+    id: 'fr-bdpm', adapter: 'fr-bdpm', name: 'Base de données publique des médicaments', country: 'FR',
+    url: 'https://base-donnees-publique.medicaments.gouv.fr/telechargement.php?fichier={file}',
+    downloads: [...BDPM_FILES.map((file) => ({ file })), ...BDPM_OPTIONAL.map((file) => ({ file, optional: true }))],
+    intervalHours: DAILY,
+  },
+  {
+    id: 'gb-dmd', adapter: 'gb-dmd', name: 'NHS dm+d', country: 'GB', url: null,
+    downloads: [{ file: 'nhsbsa_dmd.zip', unzip: { entries: [/^f_[a-z]+\d_\d+\.xml$/i], nested: true } }],
+    intervalHours: DAILY,
+    note: 'Distributed through NHS TRUD, which needs an account and a subscription to item 24 (dm+d): set SYNC_GB_DMD_URL to the release archive URL the TRUD API gives for your key (https://isd.digital.nhs.uk/trud/api/v1/keys/<key>/items/24/releases?latest → archiveFileUrl).',
+  },
+  {
+    // EMA "Download medicine data": the medicines table, regenerated nightly.
+    id: 'eu-ema', adapter: 'eu-ema', name: 'EMA centrally authorised medicines', country: null,
+    url: 'https://www.ema.europa.eu/en/documents/report/medicines-output-medicines-report_en.xlsx',
+    downloads: [{ file: 'Medicines_output_european_public_assessment_reports.xlsx' }],
+    intervalHours: DAILY,
+  },
+  {
+    id: 'us-spl', adapter: 'us-spl', name: 'FDA SPL product data (DailyMed)', country: 'US', url: null,
+    downloads: [{ file: 'spl.xml' }],
+    intervalHours: DAILY,
+    note: 'DailyMed publishes SPLs as multi-gigabyte zips of zips; set SYNC_US_SPL_URL to a single SPL XML (or a mirror) you want kept current.',
+  },
+  {
+    id: 'de-pzn', adapter: 'de-pzn', name: 'German PZN price list', country: 'DE', url: null,
+    downloads: [{ file: 'festbetraege.csv' }],
+    intervalHours: DAILY,
+    note: 'BfArM renames the Festbetrag list with every issue and the AVP lists are licensed (IFA): set SYNC_DE_PZN_URL to the current file.',
+  },
+  {
+    id: 'who-atc', adapter: 'who-atc', name: 'WHO ATC/DDD index', country: null, url: null,
+    downloads: [{ file: 'atc.csv' }],
+    intervalHours: DAILY,
+    note: 'The WHOCC sells the ATC/DDD index and publishes no open download: set SYNC_WHO_ATC_URL to your licensed copy.',
+  },
+];
+
+/** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */
+export function syncEnvName(id: string): string {
+  return id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
+/** The definition registered under `id`, or undefined. */
+export function findSyncSource(id: string): SyncSourceDefinition | undefined {
+  return SYNC_SOURCES.find((s) => s.id === id);
+}
+
+/** The URL of one download: `{file}` filled in where the source has several. */
+export function downloadUrl(sourceUrl: string, download: SyncDownload): string {
+  return sourceUrl.replaceAll('{file}', encodeURIComponent(download.file));
+}

@@ -1,0 +1,206 @@
+/**
+ * Sync state and leases. A worker claims a source with `FOR UPDATE SKIP LOCKED` and stamps
+ * its lease (`lease_owner`, `lease_until`) in the same autocommitted statement, so the claim
+ * is durable before the download starts and no transaction stays open across the network.
+ * Other workers skip a leased source until the lease ends; the outcome is recorded only
+ * under the owner that claimed it, and every attempt is appended to `sync_attempts`.
+ */
+import type { Database, Queryable } from '../../platform/db.ts';
+import type { SyncSourceDefinition } from './sources.ts';
+import type { Validators } from './fetch.ts';
+
+/** Every outcome a sync attempt can record. */
+export const SYNC_OUTCOMES = ['ok', 'not_modified', 'refused', 'http_error', 'timeout', 'too_large', 'network_error', 'failed'] as const;
+export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
+
+/** Outcomes that confirm the stored data is the publisher's current file. */
+export const SUCCESS_OUTCOMES: ReadonlySet<SyncOutcome> = new Set(['ok', 'not_modified']);
+
+/** Stored validators of one download, valid only for the URL they were obtained from. */
+export interface StoredValidators extends Validators {
+  urlHash: string;
+  /** SHA-256 of the file last ingested: a 200 with the same bytes is still "not modified". */
+  sha256?: string;
+}
+
+export interface ClaimedSource {
+  source: string;
+  owner: string;
+  validators: Record<string, StoredValidators>;
+}
+
+/** What one attempt found; `validators` are stored only when the attempt succeeded. */
+export interface AttemptRecord {
+  startedAt: Date;
+  outcome: SyncOutcome;
+  error: string | null;
+  httpStatus: number | null;
+  bytes: number;
+  rows: { read: number; kept: number; skipped: number } | null;
+  changes: number | null;
+  durationMs: number;
+  /** The catalogue source the ingest wrote (learned on success). */
+  catalogueSource: string | null;
+  validators: Record<string, StoredValidators> | null;
+  intervalMs: number;
+  retryBaseMs: number;
+}
+
+/** Attempts older than this are pruned when a newer one is recorded: the log is for diagnosis, not history. */
+const ATTEMPT_RETENTION_DAYS = 90;
+
+/**
+ * Creates or refreshes the state row of each source the worker may sync, and marks every other
+ * row disabled (a source switched off in the config no longer appears as `never_run`).
+ */
+export async function registerSources(db: Queryable, sources: ReadonlyArray<{ def: SyncSourceDefinition; intervalHours: number }>): Promise<void> {
+  await db.query(
+    `INSERT INTO sync_state (source, adapter, catalogue_source, name, country, interval_hours, enabled)
+     SELECT s.source, s.adapter, s.source, s.name, s.country, s.interval_hours, true
+       FROM jsonb_to_recordset($1::jsonb) AS s(source text, adapter text, name text, country text, interval_hours integer)
+     ON CONFLICT (source) DO UPDATE SET adapter = EXCLUDED.adapter, name = EXCLUDED.name, country = EXCLUDED.country,
+       interval_hours = EXCLUDED.interval_hours, enabled = true`,
+    [JSON.stringify(sources.map(({ def, intervalHours }) => ({ source: def.id, adapter: def.adapter, name: def.name, country: def.country, interval_hours: intervalHours })))],
+  );
+  await db.query('UPDATE sync_state SET enabled = false WHERE enabled AND source <> ALL($1::text[])', [sources.map((s) => s.def.id)]);
+}
+
+/**
+ * Claims one source that is enabled, not leased and due (or any of `only`, due or not, when
+ * `force`), skipping `skip`. Null when there is none; the lease runs for `leaseMs`.
+ */
+export async function claimSource(
+  db: Queryable,
+  options: { owner: string; leaseMs: number; only?: readonly string[]; force?: boolean; skip: readonly string[] },
+): Promise<ClaimedSource | null> {
+  const { rows } = await db.query<{ source: string; validators: Record<string, StoredValidators> }>(
+    `UPDATE sync_state y SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+      WHERE y.source = (
+        SELECT source FROM sync_state
+         WHERE enabled
+           AND (lease_until IS NULL OR lease_until < clock_timestamp())
+           AND ($4 OR next_attempt_at <= clock_timestamp())
+           AND ($3::text[] IS NULL OR source = ANY($3::text[]))
+           AND source <> ALL($5::text[])
+         ORDER BY next_attempt_at, source
+         LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+      RETURNING y.source, y.validators`,
+    [options.owner, options.leaseMs, options.only ?? null, options.force ?? false, options.skip],
+  );
+  const row = rows[0];
+  return row ? { source: row.source, owner: options.owner, validators: row.validators ?? {} } : null;
+}
+
+/** Extends a lease while a long download or ingest runs; false when it was lost. */
+export async function renewLease(db: Queryable, claim: ClaimedSource, leaseMs: number): Promise<boolean> {
+  const res = await db.query(
+    `UPDATE sync_state SET lease_until = clock_timestamp() + $3 * interval '1 millisecond' WHERE source = $1 AND lease_owner = $2`,
+    [claim.source, claim.owner, leaseMs],
+  );
+  return res.rowCount === 1;
+}
+
+/** Delay before the next attempt: the interval after a success, else doubling backoff capped at the interval. */
+export function nextDelayMs(outcome: SyncOutcome, consecutiveFailures: number, intervalMs: number, retryBaseMs: number): number {
+  if (SUCCESS_OUTCOMES.has(outcome)) return intervalMs;
+  return Math.min(intervalMs, retryBaseMs * 2 ** Math.max(0, Math.min(consecutiveFailures - 1, 30)));
+}
+
+const FINISH_SQL = `
+  UPDATE sync_state SET lease_owner = NULL, lease_until = NULL,
+    last_attempt_at = $3, last_outcome = $4, last_error = $5, last_http_status = $6, last_bytes = $7,
+    rows_read = coalesce($8, rows_read), rows_kept = coalesce($9, rows_kept), rows_skipped = coalesce($10, rows_skipped),
+    last_changes = coalesce($11, last_changes), last_duration_ms = $12,
+    consecutive_failures = CASE WHEN $13 THEN 0 ELSE consecutive_failures + 1 END,
+    total_failures = total_failures + CASE WHEN $13 THEN 0 ELSE 1 END,
+    last_success_at = CASE WHEN $13 THEN clock_timestamp() ELSE last_success_at END,
+    last_ingest_at = CASE WHEN $4 = 'ok' THEN clock_timestamp() ELSE last_ingest_at END,
+    catalogue_source = coalesce($14, catalogue_source),
+    validators = coalesce($15::jsonb, validators)
+  WHERE source = $1 AND lease_owner = $2
+  RETURNING consecutive_failures`;
+
+/**
+ * Records an attempt and ends the lease, in one transaction. The attempt is logged even when
+ * the lease was lost (it did happen); the state row only moves under the owner's lease.
+ * Returns false when the lease had been lost.
+ */
+export async function finishAttempt(db: Database, claim: ClaimedSource, a: AttemptRecord): Promise<boolean> {
+  const ok = SUCCESS_OUTCOMES.has(a.outcome);
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ consecutive_failures: number }>(FINISH_SQL, [
+      claim.source, claim.owner, a.startedAt, a.outcome, a.error, a.httpStatus, a.bytes,
+      a.rows?.read ?? null, a.rows?.kept ?? null, a.rows?.skipped ?? null, a.changes, a.durationMs,
+      ok, a.catalogueSource, a.validators ? JSON.stringify(a.validators) : null,
+    ]);
+    const held = rows[0];
+    if (held) {
+      const delay = nextDelayMs(a.outcome, held.consecutive_failures, a.intervalMs, a.retryBaseMs);
+      await tx.query(`UPDATE sync_state SET next_attempt_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE source = $1`, [claim.source, delay]);
+    }
+    await tx.query(
+      `INSERT INTO sync_attempts (source, worker, started_at, outcome, http_status, bytes, rows_read, rows_kept, rows_skipped, changes, duration_ms, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [claim.source, claim.owner, a.startedAt, a.outcome, a.httpStatus, a.bytes, a.rows?.read ?? null, a.rows?.kept ?? null, a.rows?.skipped ?? null, a.changes, a.durationMs, a.error],
+    );
+    await tx.query(`DELETE FROM sync_attempts WHERE source = $1 AND started_at < clock_timestamp() - $2 * interval '1 day'`, [claim.source, ATTEMPT_RETENTION_DAYS]);
+    return held !== undefined;
+  });
+}
+
+/** One row of `drugref sync status` and of the metrics. */
+export interface SyncStatusRow {
+  source: string;
+  adapter: string;
+  catalogueSource: string;
+  enabled: boolean;
+  intervalHours: number;
+  nextAttemptAt: Date;
+  leasedBy: string | null;
+  lastAttemptAt: Date | null;
+  lastOutcome: SyncOutcome | null;
+  lastError: string | null;
+  lastHttpStatus: number | null;
+  lastBytes: number | null;
+  rows: { read: number | null; kept: number | null; skipped: number | null };
+  lastChanges: number | null;
+  lastDurationMs: number | null;
+  consecutiveFailures: number;
+  totalFailures: number;
+  lastSuccessAt: Date | null;
+  /** Newest of the catalogue's `last_synced_at` and the last success: when the data was last confirmed. */
+  confirmedAt: Date | null;
+  /** The catalogue source's refresh interval (staleness threshold), when it was ever ingested. */
+  refreshIntervalHours: number | null;
+}
+
+interface StatusRow {
+  source: string; adapter: string; catalogue_source: string; enabled: boolean; interval_hours: number; next_attempt_at: Date;
+  lease_owner: string | null; lease_until: Date | null; now: Date; last_attempt_at: Date | null; last_outcome: SyncOutcome | null; last_error: string | null;
+  last_http_status: number | null; last_bytes: string | null; rows_read: number | null; rows_kept: number | null; rows_skipped: number | null;
+  last_changes: number | null; last_duration_ms: number | null; consecutive_failures: number; total_failures: number;
+  last_success_at: Date | null; confirmed_at: Date | null; refresh_interval_hours: number | null;
+}
+
+function toStatus(r: StatusRow): SyncStatusRow {
+  return {
+    source: r.source, adapter: r.adapter, catalogueSource: r.catalogue_source, enabled: r.enabled, intervalHours: r.interval_hours,
+    nextAttemptAt: r.next_attempt_at, leasedBy: r.lease_until && r.lease_until > r.now ? r.lease_owner : null,
+    lastAttemptAt: r.last_attempt_at, lastOutcome: r.last_outcome, lastError: r.last_error, lastHttpStatus: r.last_http_status,
+    lastBytes: r.last_bytes === null ? null : Number(r.last_bytes), rows: { read: r.rows_read, kept: r.rows_kept, skipped: r.rows_skipped },
+    lastChanges: r.last_changes, lastDurationMs: r.last_duration_ms, consecutiveFailures: r.consecutive_failures, totalFailures: r.total_failures,
+    lastSuccessAt: r.last_success_at, confirmedAt: r.confirmed_at, refreshIntervalHours: r.refresh_interval_hours,
+  };
+}
+
+/** Every source's sync state with the catalogue's view of it, ordered by source. */
+export async function readSyncStatus(db: Queryable): Promise<SyncStatusRow[]> {
+  const { rows } = await db.query<StatusRow>(
+    `SELECT y.*, y.last_bytes::text AS last_bytes, clock_timestamp() AS now,
+            greatest(s.last_synced_at, y.last_success_at) AS confirmed_at, s.refresh_interval_hours
+       FROM sync_state y LEFT JOIN sources s ON s.id = y.catalogue_source
+      ORDER BY y.source`,
+  );
+  return rows.map(toStatus);
+}

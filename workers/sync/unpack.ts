@@ -1,0 +1,97 @@
+/**
+ * Zip archives from publishers, unpacked into the files an adapter expects. yauzl reads the
+ * central directory from the downloaded file (so a truncated archive is refused before any
+ * entry is used) and inflates only the wanted entries, one stream at a time, under a cap on
+ * the total unpacked size (a small archive can inflate to gigabytes).
+ */
+import { basename } from 'node:path';
+import yauzl from 'yauzl';
+import type { ZipFile } from 'yauzl';
+import type { InputFile } from '../ingest/adapters/index.ts';
+
+/** The archive is not a readable zip, misses a wanted file, or inflates past the cap. */
+export class ArchiveError extends Error {
+  readonly tooLarge: boolean;
+
+  constructor(message: string, tooLarge = false) {
+    super(message);
+    this.name = 'ArchiveError';
+    this.tooLarge = tooLarge;
+  }
+}
+
+export interface UnpackRules {
+  /** Entries whose base name matches one of these are kept, under their base name. */
+  entries: readonly RegExp[];
+  /** Also look inside zips found in the archive (one level). */
+  nested?: boolean;
+}
+
+/** Bytes unpacked so far across every archive of one sync, against its cap. */
+export interface UnpackBudget {
+  used: number;
+  max: number;
+}
+
+async function readEntry(zip: ZipFile, entry: yauzl.Entry, budget: UnpackBudget): Promise<Buffer> {
+  // The declared size is checked first; yauzl also checks it against the inflated bytes.
+  if (budget.used + entry.uncompressedSize > budget.max) throw new ArchiveError(`${entry.fileName} would unpack past the ${budget.max}-byte limit`, true);
+  budget.used += entry.uncompressedSize;
+  // One buffer of the declared size, filled in place: half the peak memory of collecting chunks and concatenating.
+  const content = Buffer.allocUnsafe(entry.uncompressedSize);
+  let offset = 0;
+  const stream = await zip.openReadStreamPromise(entry);
+  for await (const chunk of stream) {
+    const bytes = chunk as Buffer;
+    if (offset + bytes.length > content.length) {
+      stream.destroy();
+      throw new ArchiveError(`${entry.fileName} inflates past its declared size`);
+    }
+    bytes.copy(content, offset);
+    offset += bytes.length;
+  }
+  if (offset !== content.length) throw new ArchiveError(`${entry.fileName} is shorter than its declared size`);
+  return content;
+}
+
+async function collect(zip: ZipFile, rules: UnpackRules, budget: UnpackBudget, depth: number): Promise<InputFile[]> {
+  const files: InputFile[] = [];
+  for await (const entry of zip.eachEntry()) {
+    if (entry.fileName.endsWith('/')) continue;
+    const name = basename(entry.fileName);
+    if (rules.entries.some((re) => re.test(name))) {
+      files.push({ name, content: await readEntry(zip, entry, budget) });
+    } else if (rules.nested && depth === 0 && /\.zip$/i.test(name)) {
+      const inner = await openZip(async () => yauzl.fromBufferPromise(await readEntry(zip, entry, budget), { lazyEntries: true }), name);
+      files.push(...(await collect(inner, rules, budget, depth + 1)));
+    }
+  }
+  return files;
+}
+
+async function openZip(open: () => Promise<ZipFile>, label: string): Promise<ZipFile> {
+  try {
+    return await open();
+  } catch (err) {
+    if (err instanceof ArchiveError) throw err;
+    throw new ArchiveError(`${label} is not a readable zip archive: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The wanted entries of the zip at `path`, as adapter input files. Throws ArchiveError when the
+ * archive is unreadable (truncated, not a zip), holds none of the wanted files, or is too large.
+ */
+export async function unpackZip(path: string, label: string, rules: UnpackRules, budget: UnpackBudget): Promise<InputFile[]> {
+  const zip = await openZip(() => yauzl.openPromise(path, { lazyEntries: true, autoClose: true }), label);
+  let files: InputFile[];
+  try {
+    files = await collect(zip, rules, budget, 0);
+  } catch (err) {
+    zip.close();
+    if (err instanceof ArchiveError) throw err;
+    throw new ArchiveError(`${label}: ${(err as Error).message}`);
+  }
+  if (files.length === 0) throw new ArchiveError(`${label} holds none of the expected files (${rules.entries.map(String).join(', ')})`);
+  return files;
+}
