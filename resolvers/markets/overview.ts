@@ -32,7 +32,9 @@ interface PackRow {
 // stored text and total quantity, the strength as written (and of the moiety, where the
 // register gives it) and every DDD of the code; the route is chosen in code (who-route.ts),
 // because registers write routes in their own words or not at all. Combination products
-// have no single-substance DDD.
+// have no single-substance DDD. A pack several sources describe counts once, as its
+// representative with the first price any of them gives (0600_merge.sql); veterinary
+// products and bulk ingredients are no market.
 const PACKS = `
   SELECT p.country, p.source, p.atc_code, p.route, p.dose_form, k.units, k.unit, k.description,
          k.record -> 'quantity' AS quantity, pi.strength_value, pi.strength_unit,
@@ -41,12 +43,14 @@ const PACKS = `
          pr.amount, pr.currency, pr.kind, d.ddds
     FROM products p
     JOIN product_ingredients pi ON pi.product_id = p.id
-    JOIN packs k ON k.product_id = p.id AND k.marketing_status = 'active'
-    LEFT JOIN LATERAL (SELECT amount, currency, kind FROM pack_prices WHERE pack_id = k.id
-                        ORDER BY array_position($3::text[], kind) NULLS LAST LIMIT 1) pr ON true
+    JOIN packs k ON k.product_id = p.id AND k.marketing_status = 'active' AND k.merged_into IS NULL
+    LEFT JOIN LATERAL (SELECT pp.amount, pp.currency, pp.kind FROM packs x JOIN pack_prices pp ON pp.pack_id = x.id
+                        WHERE x.id = k.id OR x.merged_into = k.id
+                        ORDER BY array_position($3::text[], pp.kind) NULLS LAST, x.id <> k.id LIMIT 1) pr ON true
     LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object('value', value::float8, 'unit', unit, 'route', route) ORDER BY route, unit) AS ddds
                          FROM atc_ddd WHERE code = p.atc_code) d ON true
    WHERE p.atc_code = ANY($1) AND p.marketing_status = 'active' AND ($2::text[] IS NULL OR p.country = ANY($2))
+     AND (p.searchable OR p.merged_into IS NOT NULL)
      AND NOT EXISTS (SELECT 1 FROM product_ingredients o WHERE o.product_id = p.id AND o.position <> pi.position)`;
 
 const FX = `SELECT to_char(rate_date, 'YYYY-MM-DD') AS date, currency, per_eur, source FROM fx_rates

@@ -4,6 +4,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { ingestSnapshots } from '../../workers/ingest/engine.ts';
 import type { ProductEntry, Snapshot } from '../../workers/ingest/snapshot.ts';
 import { loadFxFile, DEMO_FX_FILE, parseEcbCsv, FxFileError } from '../../resolvers/markets/fx-file.ts';
+import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
 
 const SIMVASTATIN = 'AGG2FN16EV';
 
@@ -107,5 +108,43 @@ describe('ECB reference-rate files', () => {
     expect(parseEcbCsv('Date, USD\n2 January 2024, 1.0956\n')[0]).toEqual({ date: '2024-01-02', currency: 'USD', perEur: 1.0956 });
     expect(() => parseEcbCsv('Currency,Rate\nUSD,1')).toThrow(FxFileError);
     expect(() => parseEcbCsv('Date, USD\n2 Foo 2024, 1.1')).toThrow(FxFileError);
+  });
+});
+
+describe('GET /v1/markets/overview with several sources describing the same packs', () => {
+  it('counts each pack once, as its representative, and a price only another source gives still counts', async () => {
+    const gtin = (n: string) => completeGtin(`7680${n}`)!;
+    const sl: Snapshot = {
+      format: 'drugref-snapshot/1', source: { id: 'ch-sl', name: 'SL', country: 'CH', refresh_interval_hours: 24 },
+      products: [{
+        key: 'S1', country: 'CH', product_name: 'Simva SL', atc_code: 'C10AA01', route: 'oral', identifiers: [],
+        ingredients: [{ unii: SIMVASTATIN, strength_value: 20, strength_unit: 'mg' }],
+        packs: [{ key: gtin('55555001'), description: '30 Tabl', units: 30, unit: 'tablets', identifiers: [{ system: 'gtin', code: gtin('55555001') }] }],
+      }],
+    };
+    const zurRose: Snapshot = {
+      format: 'drugref-snapshot/1', source: { id: 'ch-zurrose', name: 'Zur Rose', country: 'CH', refresh_interval_hours: 24 },
+      products: [{
+        key: 'Z1', country: 'CH', product_name: 'SIMVA SL Tabl 20 mg 30 Stk', atc_code: 'C10AA01', identifiers: [],
+        ingredients: [{ unii: SIMVASTATIN, strength_value: 20, strength_unit: 'mg' }],
+        packs: [{
+          key: '1234567', description: '30 Stk', units: 30, unit: 'tablets',
+          identifiers: [{ system: 'gtin', code: gtin('55555001') }, { system: 'pharmacode', code: '1234567' }],
+          prices: [{ amount: 26.04, currency: 'CHF', kind: 'public' }],
+        }],
+      }],
+    };
+    const own = await startTestApp();
+    try {
+      await ingestSnapshots(own.db, [snapshot, sl, zurRose]);
+      await loadFxFile(own.db, DEMO_FX_FILE);
+      const res = await own.app.inject({ url: '/v1/markets/overview?q=simvastatin&countries=CH', headers: bearer(await own.key({ tier: 'developer' })) });
+      expect(res.statusCode).toBe(200);
+      const ch = res.json<Overview>().markets.find((m) => m.country === 'CH');
+      // The register's two packs plus the SL pack, whose only price comes from Zur Rose: three packs, not four.
+      expect(ch).toMatchObject({ packs: 3, priced_packs: 3, basis: 'per_ddd' });
+    } finally {
+      await own.close();
+    }
   });
 });
