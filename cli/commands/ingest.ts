@@ -10,9 +10,10 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../platform/config.ts';
-import { ADAPTERS, FileRejectedError, findAdapter } from '../../workers/ingest/adapters/index.ts';
+import { ADAPTERS, findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/index.ts';
-import { IngestError, ingestSnapshot } from '../../workers/ingest/engine.ts';
+import { parseAndIngest } from '../../workers/ingest/apply.ts';
+import type { ApplyResult } from '../../workers/ingest/apply.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatFiles, formatProblems, formatReport, progressBar } from '../ingest-output.ts';
 import type { Command } from './types.ts';
@@ -21,7 +22,8 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
 function adapterList(): string {
-  return ADAPTERS.map((a) => `  ${a.id.padEnd(10)} ${a.description}`).join('\n');
+  const width = Math.max(...ADAPTERS.map((a) => a.id.length));
+  return ADAPTERS.map((a) => `  ${a.id.padEnd(width)}  ${a.description}`).join('\n');
 }
 
 async function readInputs(paths: string[]): Promise<InputFile[]> {
@@ -36,42 +38,41 @@ async function ingest(args: string[]): Promise<number> {
     err(`usage: drugref ${ingestCommand.usage}\nadapters:\n${adapterList()}`);
     return 2;
   }
-  let parsed;
-  try {
-    parsed = await adapter.parse(await readInputs(paths));
-  } catch (error) {
-    if (!(error instanceof FileRejectedError)) throw error;
-    err(`drugref ingest: file rejected, nothing was written: ${error.message}`);
-    return 1;
-  }
-  const { snapshot, problems, files } = parsed;
-  if (files && files.length > 0) {
-    out(`Read ${files.length} file(s) with ${adapter.id}:`);
-    formatFiles(files).forEach(out);
-  }
-  if (problems.length > 0) {
-    const verdict = values.strict ? 'rejected (--strict), nothing was written' : 'skipped';
-    err(`${problems.length} malformed row(s) ${verdict}:`);
-    formatProblems(problems).forEach((line) => err(`  ${line}`));
-    if (values.strict) return 1;
-  }
+  const inputs = await readInputs(paths);
   const db = await openConfiguredDatabase(loadConfig());
   const bar = progressBar();
   try {
-    const report = await ingestSnapshot(db, snapshot, bar.onProgress ? { onProgress: bar.onProgress } : {});
+    const result = await parseAndIngest(db, adapter.id, inputs, { strict: values.strict ?? false, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}) });
     bar.stop();
-    out(`Ingested ${adapter.id} into source ${snapshot.source.id}:`);
-    formatReport(report).forEach(out);
-    return 0;
+    report(adapter.id, result);
+    return result.outcome === 'ok' ? 0 : 1;
   } catch (error) {
     bar.stop();
-    // The transaction rolled back: say so whatever failed (a refused snapshot or a violated constraint).
-    const what = error instanceof IngestError ? 'snapshot rejected' : 'ingest failed';
-    err(`drugref ingest: ${what}, nothing was written: ${(error as Error).message}`);
+    // The transaction rolled back whatever failed (a lost connection, a violated constraint).
+    err(`drugref ingest: ingest failed, nothing was written: ${(error as Error).message}`);
     return 1;
   } finally {
     await db.close();
   }
+}
+
+/** Files with their roles and counts, then malformed rows, then the outcome. */
+function report(adapterId: string, result: ApplyResult): void {
+  if (result.files.length > 0) {
+    out(`Read ${result.files.length} file(s) with ${adapterId}:`);
+    formatFiles(result.files).forEach(out);
+  }
+  if (result.problems.length > 0) {
+    const verdict = result.outcome === 'ok' ? 'skipped' : 'rejected (--strict), nothing was written';
+    err(`${result.problems.length} malformed row(s) ${verdict}:`);
+    formatProblems(result.problems).forEach((line) => err(`  ${line}`));
+  }
+  if (result.outcome === 'refused') {
+    err(`drugref ingest: ${result.reason}; nothing was written`);
+    return;
+  }
+  out(`Ingested ${adapterId} into source ${result.report.sources.join(', ')}:`);
+  formatReport(result.report).forEach(out);
 }
 
 export const ingestCommand: Command = {

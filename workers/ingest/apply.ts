@@ -1,16 +1,16 @@
 /**
- * The manual and the scheduled path share this: the adapter registered under an id parses the
+ * `drugref ingest` and the sync worker share this: the adapter registered under an id parses the
  * files completely (a structurally wrong file throws FileRejectedError and nothing is written),
  * then the ingest engine writes the snapshot in one transaction, so the change feed and the
  * webhook worker see the update like any `drugref ingest`.
  */
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { FileRejectedError, findAdapter } from '../ingest/adapters/index.ts';
-import type { InputFile } from '../ingest/adapters/index.ts';
-import { IngestError, ingestSnapshot } from '../ingest/engine.ts';
-import type { IngestProgress, IngestReport } from '../ingest/engine.ts';
-import type { FileReport, RowProblem } from '../ingest/snapshot.ts';
+import { FileRejectedError, findAdapter } from './adapters/index.ts';
+import type { InputFile } from './adapters/index.ts';
+import { IngestError, ingestSnapshot } from './engine.ts';
+import type { IngestProgress, IngestReport } from './engine.ts';
+import type { FileReport, RowProblem } from './snapshot.ts';
 
 /** Rows the adapter read, kept and skipped over all files. */
 export interface RowCounts {
@@ -24,7 +24,7 @@ const MAX_REASON_CHARS = 500;
 
 export type ApplyResult =
   | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: FileReport[] }
-  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[] };
+  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[]; files: FileReport[] };
 
 export interface ApplyOptions {
   /** Refuse the whole file when any row is malformed (otherwise those rows are skipped). */
@@ -43,28 +43,29 @@ function countRows(files: readonly FileReport[] | undefined, problems: readonly 
  * wrong file, malformed rows under `strict`, a snapshot the engine refuses) writes nothing and
  * is returned; any other failure (the database) is thrown, also with nothing written.
  */
-export async function parseAndIngest(db: Database, adapterId: string, files: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
+export async function parseAndIngest(db: Database, adapterId: string, inputs: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
   const adapter = findAdapter(adapterId);
-  if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [] };
+  if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [], files: [] };
   let parsed;
   try {
-    parsed = await adapter.parse(files);
+    parsed = await adapter.parse(inputs);
   } catch (err) {
     // Parsing is pure: whatever it throws, the file could not be read and nothing was written.
     const reason = err instanceof FileRejectedError ? `file rejected: ${err.message}` : `file unreadable: ${(err as Error).message}`;
-    return { outcome: 'refused', reason: reason.slice(0, MAX_REASON_CHARS), rows: null, problems: [] };
+    return { outcome: 'refused', reason: reason.slice(0, MAX_REASON_CHARS), rows: null, problems: [], files: [] };
   }
   const { snapshot, problems } = parsed;
+  const files = parsed.files ?? [];
   const kept = (snapshot.products?.length ?? 0) + (snapshot.substances?.length ?? 0) + (snapshot.atc?.length ?? 0);
   const rows = countRows(parsed.files, problems, kept);
   if (options.strict && problems.length > 0) {
-    return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems };
+    return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems, files };
   }
   try {
     const report = await ingestSnapshot(db, snapshot, { ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    return { outcome: 'ok', report, rows, problems, files: parsed.files ?? [] };
+    return { outcome: 'ok', report, rows, problems, files };
   } catch (err) {
     if (!(err instanceof IngestError)) throw err;
-    return { outcome: 'refused', reason: `snapshot rejected: ${err.message}`, rows, problems };
+    return { outcome: 'refused', reason: `snapshot rejected: ${err.message}`, rows, problems, files };
   }
 }
