@@ -6,6 +6,7 @@
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
 import { loadDrugs } from './drug-rows.ts';
+import { centralAuthorisationLoader } from './central-authorisation.ts';
 import { productFactsLoader } from './facts.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { createMoietyDrugsLoader, createSaltLoader, createSubstanceClassLoader, createSubstanceLoader } from './substances.ts';
@@ -238,6 +239,7 @@ export function createCatalogueLoaders(db: Queryable) {
     monograph: monographLoader(db),
     productClasses: productClassLoader(db),
     facts: productFactsLoader(db),
+    centralAuthorisation: centralAuthorisationLoader(db),
     substance: createSubstanceLoader(db),
     salts: createSaltLoader(db),
     substanceClasses: createSubstanceClassLoader(db),

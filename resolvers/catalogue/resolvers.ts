@@ -73,7 +73,12 @@ const drugFields = {
     ]);
     return fhirMedication(drug, ingredients, identifiers, atc?.name ?? null);
   },
-  meta: (drug: DrugRow, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, drug.sources),
+  centralAuthorisation: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.centralAuthorisation.load(drug.id),
+  meta: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
+    // The EMA record contributes to the answer when the product links to one.
+    const central = await ctx.loaders.catalogue.centralAuthorisation.load(drug.id);
+    return metaFor(ctx.loaders.source, central ? [...drug.sources, central.source] : drug.sources);
+  },
 };
 
 /** The monograph in `lang`, or a 404 that names the languages the drug does have. */
