@@ -30,11 +30,14 @@ export async function insertChanges(
 ): Promise<InsertedChange[]> {
   const types = options.types ?? ['insert', 'update', 'delete'];
   const { rows } = await db.query<InsertedChange>(
-    `INSERT INTO changes (source, table_name, natural_key, drug_id, change_type, before, after)
+    // occurred_at strictly increases with n: clock_timestamp() alone can repeat within one
+    // statement on a fast machine, and a tie would order the batch by its random ids.
+    `INSERT INTO changes (source, table_name, natural_key, drug_id, change_type, before, after, occurred_at)
      SELECT $1, 'packs', jsonb_build_object('gtin', lpad(n::text, 13, '0'), 'tag', $4::text), gen_random_uuid(),
             ($2::text[])[1 + (n - 1) % cardinality($2::text[])],
             CASE WHEN ($2::text[])[1 + (n - 1) % cardinality($2::text[])] = 'insert' THEN NULL ELSE jsonb_build_object('price', n) END,
-            CASE WHEN ($2::text[])[1 + (n - 1) % cardinality($2::text[])] = 'delete' THEN NULL ELSE jsonb_build_object('price', n + 1) END
+            CASE WHEN ($2::text[])[1 + (n - 1) % cardinality($2::text[])] = 'delete' THEN NULL ELSE jsonb_build_object('price', n + 1) END,
+            clock_timestamp() + n * interval '1 microsecond'
        FROM generate_series(1, $3::int) AS n
      RETURNING id, change_type, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at`,
     [options.source ?? 'ch-sl', types, count, options.tag ?? null],
