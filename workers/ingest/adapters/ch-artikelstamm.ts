@@ -19,8 +19,8 @@ import { FileRejectedError, ProblemLog, RowError, parseDecimal, provisionalNameK
 import { plain } from './ch-sl-xml.ts';
 import { readItem } from './ch-artikelstamm-items.ts';
 import type { ItemRead } from './ch-artikelstamm-items.ts';
-import { streamRecords, text } from './xml-stream.ts';
-import type { Node } from './xml-stream.ts';
+import { streamRecords, textOf } from './xml-records.ts';
+import type { XmlElement } from './xml-records.ts';
 
 export const CH_ARTIKELSTAMM_FILE = 'artikelstamm.xml';
 
@@ -49,8 +49,8 @@ interface Context {
   items: { read: number; kept: number };
 }
 
-function ingredients(product: Node, substances: Map<string, SubstanceEntry>): Ingredient[] {
-  const names = text(product, 'SUBSTANCE').split(/\s*,\s*/).filter((n) => n !== '' && !NO_SUBSTANCE.test(n));
+function ingredients(product: XmlElement, substances: Map<string, SubstanceEntry>): Ingredient[] {
+  const names = textOf(product, 'SUBSTANCE').split(/\s*,\s*/).filter((n) => n !== '' && !NO_SUBSTANCE.test(n));
   return names.map((name) => {
     const key = provisionalNameKey(name);
     if (!substances.has(key)) substances.set(key, { unii: key, name, names: { la: name }, provisional: true });
@@ -71,25 +71,25 @@ function newProduct(key: string, name: string, prodno: string | null): ProductEn
   };
 }
 
-function onProduct(node: Node, ctx: Context): void {
-  const prodno = text(node, 'PRODNO');
+function onProduct(node: XmlElement, ctx: Context): void {
+  const prodno = textOf(node, 'PRODNO');
   if (!/^\d+$/.test(prodno)) throw new RowError(`PRODNO "${prodno}" is not a product number`);
   if (ctx.products.has(prodno)) throw new RowError(`PRODNO ${prodno} appears twice`);
-  const product = newProduct(prodno, text(node, 'DSCR') || text(node, 'DSCRF') || prodno, prodno);
+  const product = newProduct(prodno, textOf(node, 'DSCR') || textOf(node, 'DSCRF') || prodno, prodno);
   product.ingredients = ingredients(node, ctx.substances);
-  const atc = text(node, 'ATC').toUpperCase();
+  const atc = textOf(node, 'ATC').toUpperCase();
   if (atcLevel(atc) !== null) product.atc_code = atc;
-  if (text(node, 'SALECD') === 'I') product.marketing_status = 'withdrawn';
-  const limitation = text(node, 'LIMNAMEBAG');
+  if (textOf(node, 'SALECD') === 'I') product.marketing_status = 'withdrawn';
+  const limitation = textOf(node, 'LIMNAMEBAG');
   if (limitation) ctx.productLimitation.set(prodno, limitation);
   ctx.products.set(prodno, product);
 }
 
-function onLimitation(node: Node, ctx: Context): void {
-  const code = text(node, 'LIMNAMEBAG');
+function onLimitation(node: XmlElement, ctx: Context): void {
+  const code = textOf(node, 'LIMNAMEBAG');
   if (code === '') throw new RowError('LIMITATION has no LIMNAMEBAG');
-  const entry: SlLimitation = { code, text: plain(text(node, 'DSCR') || text(node, 'DSCRF')), level: 'preparation' };
-  const points = parseDecimal(text(node, 'LIMITATION_PTS'));
+  const entry: SlLimitation = { code, text: plain(textOf(node, 'DSCR') || textOf(node, 'DSCRF')), level: 'preparation' };
+  const points = parseDecimal(textOf(node, 'LIMITATION_PTS'));
   if (points !== null) entry.value = points;
   ctx.limitations.set(code, entry);
 }
@@ -106,7 +106,7 @@ function productFor(read: ItemRead, ctx: Context): ProductEntry {
   return product;
 }
 
-function onItem(node: Node, ctx: Context): void {
+function onItem(node: XmlElement, ctx: Context): void {
   ctx.items.read += 1;
   const read = readItem(node);
   if (ctx.packKeys.has(read.pack.key)) throw new RowError(`article ${read.pack.key} appears twice`);
@@ -134,7 +134,7 @@ function finish(ctx: Context): ProductEntry[] {
   return [...ctx.products.values()];
 }
 
-const HANDLERS: Record<string, (node: Node, ctx: Context) => void> = {
+const HANDLERS: Record<string, (node: XmlElement, ctx: Context) => void> = {
   'PRODUCTS/PRODUCT': onProduct,
   'LIMITATIONS/LIMITATION': onLimitation,
   'ITEMS/ITEM': onItem,

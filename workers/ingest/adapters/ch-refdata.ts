@@ -24,7 +24,7 @@ import { FileRejectedError, ProblemLog, leadingQuantity } from './common.ts';
 import type { InputFile } from './common.ts';
 import { itemArticle, simisArticle } from './ch-refdata-xml.ts';
 import type { RefdataArticle } from './ch-refdata-xml.ts';
-import { decodeXml, streamXmlRecords } from './xml-records.ts';
+import { streamXmlRecords } from './xml-records.ts';
 
 export const CH_REFDATA_FILE = 'Refdata.Articles.xml';
 
@@ -159,7 +159,7 @@ function readFile(file: string, content: Buffer, ctx: Context): FileReport {
   const keptBefore = ctx.kept;
   let layout = null as Layout | null;
   let read = 0;
-  streamXmlRecords(file, decodeXml(content), {
+  streamXmlRecords(file, content, {
     onOpen(name, ancestors, attributes) {
       if (ancestors.length === 0 && !ROOTS.has(name)) throw new FileRejectedError(file, `root element <${name}> is neither <Articles> nor <ARTICLE>`);
       if (name === 'Articles' && ancestors.length === 0) {

@@ -5,8 +5,8 @@
  */
 import type { SlLimitation } from '../snapshot.ts';
 import { isoFromDayFirst, parseDecimal } from './common.ts';
-import { child, children, text } from './xml-stream.ts';
-import type { Node } from './xml-stream.ts';
+import { attrOf, childOf, childrenOf, textOf } from './xml-records.ts';
+import type { XmlElement } from './xml-records.ts';
 
 /**
  * Limitation texts are HTML fragments (`<br>` escaped in the XML, usually followed by a real
@@ -21,40 +21,40 @@ export function plain(html: string): string {
     .trim();
 }
 
-function limitation(node: Node, level: SlLimitation['level']): SlLimitation | null {
-  const body = plain(text(node, 'DescriptionDe') || text(node, 'DescriptionFr') || text(node, 'DescriptionIt'));
-  const code = text(node, 'LimitationCode');
+function limitation(node: XmlElement, level: SlLimitation['level']): SlLimitation | null {
+  const body = plain(textOf(node, 'DescriptionDe') || textOf(node, 'DescriptionFr') || textOf(node, 'DescriptionIt'));
+  const code = textOf(node, 'LimitationCode');
   if (body === '' && code === '') return null;
   const out: SlLimitation = { text: body, level };
   if (code) out.code = code;
-  const type = text(node, 'LimitationType');
+  const type = textOf(node, 'LimitationType');
   if (type) out.type = type.toUpperCase();
-  const value = parseDecimal(text(node, 'LimitationValue'));
+  const value = parseDecimal(textOf(node, 'LimitationValue'));
   if (value !== null) out.value = value;
-  const niveau = text(node, 'LimitationNiveau');
+  const niveau = textOf(node, 'LimitationNiveau');
   if (niveau) out.niveau = niveau;
-  const from = isoFromDayFirst(text(node, 'ValidFromDate'));
+  const from = isoFromDayFirst(textOf(node, 'ValidFromDate'));
   if (from) out.valid_from = from;
   return out;
 }
 
-function fromContainer(container: Node | undefined, level: SlLimitation['level']): SlLimitation[] {
-  return children(container, 'Limitation').map((l) => limitation(l, level)).filter((l): l is SlLimitation => l !== null);
+function fromContainer(container: XmlElement | undefined, level: SlLimitation['level']): SlLimitation[] {
+  return childrenOf(container, 'Limitation').map((l) => limitation(l, level)).filter((l): l is SlLimitation => l !== null);
 }
 
 /**
  * Limitations that apply to the whole preparation: its own, then those of its IT codes
  * (the therapeutic-group limitations such as "Gesamthaft zugelassen: 40 Punkte").
  */
-export function preparationLimitations(prep: Node): SlLimitation[] {
-  const own = fromContainer(child(prep, 'Limitations'), 'preparation');
-  const itCodes = children(child(prep, 'ItCodes'), 'ItCode').flatMap((c) => fromContainer(child(c, 'Limitations'), 'preparation'));
+export function preparationLimitations(prep: XmlElement): SlLimitation[] {
+  const own = fromContainer(childOf(prep, 'Limitations'), 'preparation');
+  const itCodes = childrenOf(childOf(prep, 'ItCodes'), 'ItCode').flatMap((c) => fromContainer(childOf(c, 'Limitations'), 'preparation'));
   return [...own, ...itCodes];
 }
 
 /** Limitations attached to one pack. */
-export function packLimitations(pack: Node): SlLimitation[] {
-  return fromContainer(child(pack, 'Limitations'), 'pack');
+export function packLimitations(pack: XmlElement): SlLimitation[] {
+  return fromContainer(childOf(pack, 'Limitations'), 'pack');
 }
 
 /** All limitation texts, blank-line separated (what readers of `sl.limitation.text` expect). */
@@ -75,16 +75,16 @@ const HIGHER_COINSURANCE = 40;
  * category, not a rate: the rate is the law's at the list's release date (20 % until the end
  * of 2023, 40 % from 2024), and the current 40 % when the file carries no release date.
  */
-export function coinsurancePercent(prep: Node, releaseDate: string | null): number {
-  const higher = text(prep, 'FlagSB') === 'Y' || text(prep, 'FlagSB20') === 'Y';
+export function coinsurancePercent(prep: XmlElement, releaseDate: string | null): number {
+  const higher = textOf(prep, 'FlagSB') === 'Y' || textOf(prep, 'FlagSB20') === 'Y';
   if (!higher) return DEFAULT_COINSURANCE;
   return releaseDate !== null && releaseDate < '2024-01-01' ? HIGHER_COINSURANCE_BEFORE_2024 : HIGHER_COINSURANCE;
 }
 
 /** IT codes of the preparation, most specific (longest) first: `07.02.40.`, `07.02.`, `07.`. */
-export function itCodes(prep: Node): Array<{ code: string; label: string }> {
-  return children(child(prep, 'ItCodes'), 'ItCode')
-    .map((c) => ({ code: text(c, '@_Code'), label: text(c, 'DescriptionDe') }))
+export function itCodes(prep: XmlElement): Array<{ code: string; label: string }> {
+  return childrenOf(childOf(prep, 'ItCodes'), 'ItCode')
+    .map((c) => ({ code: attrOf(c, 'Code'), label: textOf(c, 'DescriptionDe') }))
     .filter((c) => c.code !== '')
     .sort((a, b) => b.code.length - a.code.length);
 }

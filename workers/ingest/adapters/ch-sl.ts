@@ -24,8 +24,8 @@ import {
   ProblemLog, RowError, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey,
 } from './common.ts';
 import { coinsurancePercent, itCodes, limitationText, packLimitations, preparationLimitations } from './ch-sl-xml.ts';
-import { child, children, streamRecords, text } from './xml-stream.ts';
-import type { Node } from './xml-stream.ts';
+import { attrOf, childOf, childrenOf, streamRecords, textOf } from './xml-records.ts';
+import type { XmlElement } from './xml-records.ts';
 
 export const CH_SL_FILE = 'Preparations.xml';
 
@@ -49,49 +49,49 @@ interface Context {
   read: number;
 }
 
-function ingredients(prep: Node, substances: Map<string, SubstanceEntry>): Ingredient[] {
+function ingredients(prep: XmlElement, substances: Map<string, SubstanceEntry>): Ingredient[] {
   const out: Ingredient[] = [];
-  for (const substance of children(child(prep, 'Substances'), 'Substance')) {
-    const name = text(substance, 'DescriptionLa');
+  for (const substance of childrenOf(childOf(prep, 'Substances'), 'Substance')) {
+    const name = textOf(substance, 'DescriptionLa');
     if (name === '') continue;
     const key = provisionalNameKey(name);
     if (!substances.has(key)) substances.set(key, { unii: key, name, names: { la: name }, provisional: true });
-    const value = parseDecimal(text(substance, 'Quantity'));
-    const unit = text(substance, 'QuantityUnit');
+    const value = parseDecimal(textOf(substance, 'Quantity'));
+    const unit = textOf(substance, 'QuantityUnit');
     out.push(value === null ? { unii: key } : { unii: key, strength_value: value, ...(unit ? { strength_unit: unit } : {}) });
   }
   return out;
 }
 
 /** Ex-factory and public price of a pack; a RowError for a non-numeric price. */
-function prices(pack: Node): Price[] {
+function prices(pack: XmlElement): Price[] {
   const out: Price[] = [];
   for (const [element, kind] of [['ExFactoryPrice', 'ex_factory'], ['PublicPrice', 'public']] as const) {
-    const node = child(child(pack, 'Prices'), element);
-    const raw = text(node, 'Price');
+    const node = childOf(childOf(pack, 'Prices'), element);
+    const raw = textOf(node, 'Price');
     if (raw === '') continue;
     const amount = parseDecimal(raw);
     if (amount === null) throw new RowError(`${element} "${raw}" is not a number`);
-    const validFrom = isoFromDayFirst(text(node, 'ValidFromDate'));
+    const validFrom = isoFromDayFirst(textOf(node, 'ValidFromDate'));
     out.push({ amount, currency: 'CHF', kind, ...(validFrom ? { valid_from: validFrom } : {}) });
   }
   return out;
 }
 
 /** 8-digit Swissmedic pack number; older files drop leading zeros (`585001`). */
-function swissmedicNo8(pack: Node): string | null {
-  const raw = text(pack, 'SwissmedicNo8');
+function swissmedicNo8(pack: XmlElement): string | null {
+  const raw = textOf(pack, 'SwissmedicNo8');
   return /^\d{6,8}$/.test(raw) && Number(raw) > 0 ? raw.padStart(8, '0') : null;
 }
 
-function pharmacodeOf(pack: Node): string | null {
-  const raw = text(pack, '@_Pharmacode').replace(/^0+/, '');
+function pharmacodeOf(pack: XmlElement): string | null {
+  const raw = attrOf(pack, 'Pharmacode').replace(/^0+/, '');
   return /^\d+$/.test(raw) ? raw : null;
 }
 
 /** The pack's natural key and GTIN (null when it has none); see the module comment. */
-function packKey(pack: Node): { key: string; gtin: string | null } {
-  const given = text(pack, 'GTIN');
+function packKey(pack: XmlElement): { key: string; gtin: string | null } {
+  const given = textOf(pack, 'GTIN');
   if (given !== '') {
     const gtin = normaliseGtin(given);
     if (!gtin) throw new RowError(`GTIN "${given}" has a wrong check digit or length`);
@@ -104,16 +104,16 @@ function packKey(pack: Node): { key: string; gtin: string | null } {
   }
   const pharmacode = pharmacodeOf(pack);
   if (pharmacode) return { key: `phar:${pharmacode}`, gtin: null };
-  const dossier = text(pack, 'BagDossierNo');
-  const description = text(pack, 'DescriptionDe');
+  const dossier = textOf(pack, 'BagDossierNo');
+  const description = textOf(pack, 'DescriptionDe');
   if (dossier && description) return { key: `dossier:${dossier}:${description}`, gtin: null };
   throw new RowError('pack has no GTIN, SwissmedicNo8, Pharmacode or BagDossierNo with a description');
 }
 
-function slEntry(prep: Node, pack: Node, packPrices: Price[], ctx: Context): NonNullable<PackEntry['sl']> {
+function slEntry(prep: XmlElement, pack: XmlElement, packPrices: Price[], ctx: Context): NonNullable<PackEntry['sl']> {
   const limitations = [...preparationLimitations(prep), ...packLimitations(pack)];
   const limitationBody = limitationText(limitations);
-  const points = parseDecimal(text(children(child(pack, 'PointLimitations'), 'PointLimitation')[0], 'Points'));
+  const points = parseDecimal(textOf(childrenOf(childOf(pack, 'PointLimitations'), 'PointLimitation')[0], 'Points'));
   const sl: NonNullable<PackEntry['sl']> = {
     listed: true,
     coinsurance_percent: coinsurancePercent(prep, ctx.releaseDate),
@@ -124,22 +124,22 @@ function slEntry(prep: Node, pack: Node, packPrices: Price[], ctx: Context): Non
   if (publicPrice) sl.public_price = publicPrice.amount;
   const exFactory = packPrices.find((p) => p.kind === 'ex_factory');
   if (exFactory) sl.ex_factory_price = exFactory.amount;
-  const flag = text(prep, 'OrgGenCode');
+  const flag = textOf(prep, 'OrgGenCode');
   if (flag === 'G' || flag === 'O') sl.flag = flag;
-  const since = isoFromDayFirst(text(child(pack, 'Status'), 'IntegrationDate'));
+  const since = isoFromDayFirst(textOf(childOf(pack, 'Status'), 'IntegrationDate'));
   if (since) sl.listed_since = since;
   return sl;
 }
 
-function buildPack(prep: Node, pack: Node, ctx: Context): PackEntry {
+function buildPack(prep: XmlElement, pack: XmlElement, ctx: Context): PackEntry {
   const { key, gtin } = packKey(pack);
   if (ctx.packKeys.has(key)) throw new RowError(`pack ${key} appears twice`);
   const packPrices = prices(pack);
-  const description = text(pack, 'DescriptionDe') || text(pack, 'DescriptionFr');
+  const description = textOf(pack, 'DescriptionDe') || textOf(pack, 'DescriptionFr');
   const entry: PackEntry = { key, description, identifiers: [], marketing_status: 'active' };
   if (gtin) entry.identifiers.push({ system: 'gtin', code: gtin });
   // The newer schema names the GTIN a pack had before (PrevGTINcode); it keeps resolving.
-  const previous = normaliseGtin(text(pack, 'PrevGTINcode'));
+  const previous = normaliseGtin(textOf(pack, 'PrevGTINcode'));
   if (previous && previous !== gtin) entry.identifiers.push({ system: 'gtin', code: previous, previous: true });
   const no8 = swissmedicNo8(pack);
   if (no8) entry.identifiers.push({ system: 'swissmedic_no', code: no8 });
@@ -147,7 +147,7 @@ function buildPack(prep: Node, pack: Node, ctx: Context): PackEntry {
   if (pharmacode) entry.identifiers.push({ system: 'pharmacode', code: pharmacode });
   if (packPrices.length > 0) entry.prices = packPrices;
   entry.sl = slEntry(prep, pack, packPrices, ctx);
-  const category = text(pack, 'SwissmedicCategory').toUpperCase();
+  const category = textOf(pack, 'SwissmedicCategory').toUpperCase();
   if (/^[A-E]$/.test(category)) entry.dispensing_category = category;
   const quantity = leadingQuantity(description);
   if (quantity) Object.assign(entry, quantity);
@@ -155,49 +155,49 @@ function buildPack(prep: Node, pack: Node, ctx: Context): PackEntry {
   return entry;
 }
 
-function holderOf(prep: Node): string {
-  for (const pack of children(child(prep, 'Packs'), 'Pack')) {
-    const partner = children(child(pack, 'Partners'), 'Partner').find((p) => text(p, 'PartnerType') === 'V');
-    if (partner) return text(partner, 'Description');
+function holderOf(prep: XmlElement): string {
+  for (const pack of childrenOf(childOf(prep, 'Packs'), 'Pack')) {
+    const partner = childrenOf(childOf(pack, 'Partners'), 'Partner').find((p) => textOf(p, 'PartnerType') === 'V');
+    if (partner) return textOf(partner, 'Description');
   }
   return '';
 }
 
 /** Register facts without a field of their own, by documented name (empty ones left out). */
-function attributes(prep: Node): Record<string, string> {
+function attributes(prep: XmlElement): Record<string, string> {
   const codes = itCodes(prep);
-  const dossiers = new Set(children(child(prep, 'Packs'), 'Pack').map((p) => text(p, 'BagDossierNo')).filter(Boolean));
+  const dossiers = new Set(childrenOf(childOf(prep, 'Packs'), 'Pack').map((p) => textOf(p, 'BagDossierNo')).filter(Boolean));
   const out: Record<string, string> = {
     sl_it_code: codes[0]?.code ?? '',
     sl_it_code_label: codes[0]?.label ?? '',
     sl_it_codes: codes.map((c) => c.code).join(' '),
-    sl_org_gen_code: text(prep, 'OrgGenCode'),
-    sl_flag_sb: text(prep, 'FlagSB'),
-    sl_flag_sb20: text(prep, 'FlagSB20'),
-    sl_flag_ggsl: text(prep, 'FlagGGSL'),
-    sl_gamme_number: text(prep, 'GammeNumber'),
-    sl_gamme_name: text(prep, 'GammeName'),
-    sl_price_model: text(prep, 'Preismodell'),
-    sl_vat_in_exf: text(prep, 'VatInEXF'),
-    sl_comment_de: text(prep, 'CommentDe'),
+    sl_org_gen_code: textOf(prep, 'OrgGenCode'),
+    sl_flag_sb: textOf(prep, 'FlagSB'),
+    sl_flag_sb20: textOf(prep, 'FlagSB20'),
+    sl_flag_ggsl: textOf(prep, 'FlagGGSL'),
+    sl_gamme_number: textOf(prep, 'GammeNumber'),
+    sl_gamme_name: textOf(prep, 'GammeName'),
+    sl_price_model: textOf(prep, 'Preismodell'),
+    sl_vat_in_exf: textOf(prep, 'VatInEXF'),
+    sl_comment_de: textOf(prep, 'CommentDe'),
     bag_dossier_no: dossiers.size === 1 ? [...dossiers][0]! : '',
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== ''));
 }
 
-function productKey(prep: Node, swissmedic: string | null): string {
-  const commercial = text(prep, '@_ProductCommercial');
+function productKey(prep: XmlElement, swissmedic: string | null): string {
+  const commercial = attrOf(prep, 'ProductCommercial');
   if (commercial) return commercial;
   if (swissmedic) return swissmedic;
-  const dossier = children(child(prep, 'Packs'), 'Pack').map((p) => text(p, 'BagDossierNo')).find(Boolean);
+  const dossier = childrenOf(childOf(prep, 'Packs'), 'Pack').map((p) => textOf(p, 'BagDossierNo')).find(Boolean);
   if (dossier) return `dossier:${dossier}`;
   throw new RowError('preparation has no ProductCommercial, SwissmedicNo5 or BagDossierNo');
 }
 
-function buildProduct(prep: Node, ctx: Context): ProductEntry {
-  const name = text(prep, 'NameDe') || text(prep, 'NameFr') || text(prep, 'NameIt');
+function buildProduct(prep: XmlElement, ctx: Context): ProductEntry {
+  const name = textOf(prep, 'NameDe') || textOf(prep, 'NameFr') || textOf(prep, 'NameIt');
   if (name === '') throw new RowError('preparation has no NameDe');
-  const no5 = text(prep, 'SwissmedicNo5');
+  const no5 = textOf(prep, 'SwissmedicNo5');
   if (no5 !== '' && !/^\d{1,5}$/.test(no5)) throw new RowError(`SwissmedicNo5 "${no5}" is not a Swissmedic number`);
   // oddb2xml documents SwissmedicNo5 0 for preparations without a Swissmedic authorisation.
   const swissmedic = no5 !== '' && Number(no5) > 0 ? no5.padStart(5, '0') : null;
@@ -206,16 +206,16 @@ function buildProduct(prep: Node, ctx: Context): ProductEntry {
   const product: ProductEntry = {
     key,
     country: 'CH',
-    product_name: [name, text(prep, 'DescriptionDe')].filter(Boolean).join(' '),
+    product_name: [name, textOf(prep, 'DescriptionDe')].filter(Boolean).join(' '),
     brand: name,
     identifiers: swissmedic ? [{ system: 'swissmedic_no', code: swissmedic }] : [],
     ingredients: ingredients(prep, ctx.substances),
     packs: [],
     marketing_status: 'active',
   };
-  const atc = text(prep, 'AtcCode').toUpperCase();
+  const atc = textOf(prep, 'AtcCode').toUpperCase();
   if (atcLevel(atc) !== null) product.atc_code = atc;
-  const flag = text(prep, 'OrgGenCode');
+  const flag = textOf(prep, 'OrgGenCode');
   if (flag === 'G' || flag === 'O') product.generic = flag === 'G';
   const holder = holderOf(prep);
   if (holder) product.holder = holder;
@@ -225,13 +225,13 @@ function buildProduct(prep: Node, ctx: Context): ProductEntry {
   return product;
 }
 
-function addPacks(prep: Node, product: ProductEntry, ctx: Context): void {
-  for (const pack of children(child(prep, 'Packs'), 'Pack')) {
+function addPacks(prep: XmlElement, product: ProductEntry, ctx: Context): void {
+  for (const pack of childrenOf(childOf(prep, 'Packs'), 'Pack')) {
     try {
       product.packs.push(buildPack(prep, pack, ctx));
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      ctx.log.add(ctx.file, pack['#line'] as number, error.message);
+      ctx.log.add(ctx.file, pack.line, error.message);
     }
   }
   // The product's category when every pack has the same one.
@@ -240,7 +240,7 @@ function addPacks(prep: Node, product: ProductEntry, ctx: Context): void {
   if (categories.size === 1 && only) product.dispensing_category = only;
 }
 
-function onPreparation(prep: Node, line: number, ctx: Context): void {
+function onPreparation(prep: XmlElement, line: number, ctx: Context): void {
   ctx.read += 1;
   try {
     const product = buildProduct(prep, ctx);

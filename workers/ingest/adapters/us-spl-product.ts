@@ -7,7 +7,7 @@
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { RowError, isoFromCompact, leadingQuantity, provisionalNameKey } from './common.ts';
-import { childOf, childrenOf, textOf } from './xml-records.ts';
+import { attrOf as attr, childOf, childrenOf, textOf } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
 import { ndc11Of, ndcPackIdentifiers, packageLayoutOf, productNdcCode } from './us-ndc.ts';
 
@@ -24,7 +24,6 @@ export interface SplContext {
   warn(message: string): void;
 }
 
-const attr = (element: XmlElement | undefined, name: string): string => element?.attributes[name]?.trim() ?? '';
 const path = (element: XmlElement | undefined, ...names: string[]): XmlElement | undefined =>
   names.reduce<XmlElement | undefined>((at, name) => childOf(at, name), element);
 /** The first child of any of the names (SPL R5 and older spellings). */

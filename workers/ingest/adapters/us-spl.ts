@@ -14,7 +14,7 @@
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, RowError, decodeText } from './common.ts';
+import { FileRejectedError, ProblemLog, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { readSplProduct } from './us-spl-product.ts';
 import type { SplContext } from './us-spl-product.ts';
@@ -67,7 +67,7 @@ function readDocument(file: InputFile, shared: Shared): FileReport {
   let labeler = '';
   const attributes: Record<string, string> = {};
   const records: Array<{ element: XmlElement; line: number }> = [];
-  streamXmlRecords(file.name, decodeText(file.content), {
+  streamXmlRecords(file.name, file.content, {
     onOpen(name, ancestors, attrs) {
       if (ancestors.length === 0 && (name !== 'document' || attrs.xmlns !== HL7_V3)) {
         throw new FileRejectedError(file.name, `not an HL7 v3 SPL document: root <${name}> is not <document xmlns="${HL7_V3}">`);

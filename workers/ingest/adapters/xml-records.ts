@@ -1,18 +1,20 @@
 /**
- * Streaming reader for record-oriented XML registers (Refdata articles and the like):
- * the document is scanned once with saxes and each record element is handed over as a small
- * tree as soon as it closes, with the line of its start tag. Memory stays bounded by one
- * record, not by the whole document tree, and every problem can name its line.
+ * Streaming reader for record-oriented XML registers (SL preparations, Artikelstamm items,
+ * Refdata articles, SPL products): the bytes are decoded in chunks in the encoding the XML
+ * declaration names and scanned once with saxes; each record element is handed over as a
+ * small tree as soon as it closes, with the line of its start tag. Memory holds one record,
+ * never a tree of the whole document, and every problem can name its line.
  */
 import { SaxesParser } from 'saxes';
-import { FileRejectedError, decodeText } from './common.ts';
+import { FileRejectedError, decodeWindows1252 } from './common.ts';
 
-/** An element of a record: local name (namespace prefix dropped), attributes, children and text. */
+/** An element of a record: local name (namespace prefix dropped), attributes, children, text and start line. */
 export interface XmlElement {
   name: string;
   attributes: Record<string, string>;
   children: XmlElement[];
   text: string;
+  line: number;
 }
 
 /** What the caller decides for each element that opens. */
@@ -24,13 +26,29 @@ export interface XmlRecordHandlers {
   onRecord(record: XmlElement, line: number): void;
 }
 
+/** Decoded chunk size: large enough for speed, small enough to keep memory flat. */
+const CHUNK_BYTES = 1 << 20;
+
+/** Single-byte encodings the older register exports declare; Windows-1252 decoding serves them all. */
+const LATIN = /^(iso-?8859-1|latin-?1|windows-1252|cp1252)$/;
+
+/** A chunk decoder for the file: UTF-8 (a byte-order mark always wins) unless the declaration names a Latin encoding. */
+function chunkDecoder(file: string, content: Buffer): (bytes: Buffer, last: boolean) => string {
+  const bom = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf;
+  const declared = /^[^>]*\bencoding\s*=\s*["']([\w.-]+)["']/.exec(content.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase() ?? 'utf-8';
+  if (!bom && LATIN.test(declared)) return (bytes) => decodeWindows1252(bytes);
+  if (!bom && declared !== 'utf-8' && declared !== 'utf8') throw new FileRejectedError(file, `unsupported XML encoding "${declared}"`);
+  const decoder = new TextDecoder('utf-8');
+  return (bytes, last) => decoder.decode(bytes, { stream: !last });
+}
+
 /**
- * Text of an XML file: UTF-8 (a byte-order mark always wins) unless the XML declaration names
- * ISO-8859-1 or Windows-1252, which older register exports use.
+ * A copy of an element's text that does not point into the decoded chunk. V8 keeps substrings
+ * of 13+ characters as slices of their parent, so one stored id would otherwise keep its whole
+ * 1 MiB chunk alive, and the records an adapter keeps the whole decoded file.
  */
-export function decodeXml(content: Buffer): string {
-  const declared = /^[^>]*\bencoding=["']([\w.-]+)["']/.exec(content.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase() ?? '';
-  return decodeText(content, /^(iso-8859-1|iso8859-1|latin-?1|windows-1252|cp1252)$/.test(declared) ? 'windows-1252' : 'utf-8');
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf-8').toString('utf-8');
 }
 
 /** Local part of a qualified name: `soap:Body` → `Body`. */
@@ -54,28 +72,31 @@ export function textOf(element: XmlElement | undefined, name: string): string {
   return childOf(element, name)?.text.trim() ?? '';
 }
 
+/** Trimmed value of attribute `name` ('' when absent). */
+export function attrOf(element: XmlElement | undefined, name: string): string {
+  return element?.attributes[name]?.trim() ?? '';
+}
+
 /**
- * Scans `xml` and calls the handlers; a document that is not well-formed is rejected as a
+ * Scans `content` and calls the handlers; a document that is not well-formed is rejected as a
  * whole (FileRejectedError naming the line). Returns the local name of the root element.
  */
-export function streamXmlRecords(file: string, xml: string, handlers: XmlRecordHandlers): string {
+export function streamXmlRecords(file: string, content: Buffer, handlers: XmlRecordHandlers): string {
   const parser = new SaxesParser({ position: true });
   const ancestors: string[] = [];
   const stack: XmlElement[] = [];
   let root = '';
-  let recordLine = 0;
   parser.on('error', (error) => {
-    throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}`);
+    throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
   });
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
     if (root === '') root = name;
     const attributes: Record<string, string> = {};
-    for (const [key, value] of Object.entries(tag.attributes)) attributes[localName(key)] = String(value);
+    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
     handlers.onOpen?.(name, ancestors, attributes);
     if (stack.length > 0 || handlers.isRecord(name, ancestors)) {
-      if (stack.length === 0) recordLine = parser.line;
-      const element: XmlElement = { name, attributes, children: [], text: '' };
+      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
       stack.at(-1)?.children.push(element);
       stack.push(element);
     }
@@ -90,9 +111,51 @@ export function streamXmlRecords(file: string, xml: string, handlers: XmlRecordH
   parser.on('closetag', () => {
     ancestors.pop();
     const element = stack.pop();
-    if (element && stack.length === 0) handlers.onRecord(element, recordLine);
+    if (!element) return;
+    element.text = detached(element.text);
+    if (stack.length === 0) handlers.onRecord(element, element.line);
   });
-  parser.write(xml).close();
+  const decode = chunkDecoder(file, content);
+  for (let offset = 0; offset < content.length; offset += CHUNK_BYTES) {
+    const end = Math.min(offset + CHUNK_BYTES, content.length);
+    parser.write(decode(content.subarray(offset, end), end === content.length));
+  }
+  parser.close();
   if (root === '') throw new FileRejectedError(file, 'no XML root element');
   return root;
+}
+
+/** Where record elements sit in a document with a known root, and what to do with each. */
+export interface RecordSpec {
+  /** Accepted names of the root element; any other root rejects the file. */
+  roots: readonly string[];
+  /** Record elements as `parent/name` (`ITEMS/ITEM`), or `name` for children of the root. */
+  records: readonly string[];
+  /** Called with the root's attributes (namespace declarations included) before any record. */
+  onRoot?(attributes: Record<string, string>): void;
+  onRecord(path: string, record: XmlElement, line: number): void;
+}
+
+/** The record path of an element opening under `ancestors`, or null when it is no record. */
+function recordPath(name: string, ancestors: readonly string[], spec: RecordSpec): string | null {
+  if (ancestors.length === 1 && spec.records.includes(name)) return name;
+  const qualified = `${ancestors.at(-1)}/${name}`;
+  return ancestors.length > 1 && spec.records.includes(qualified) ? qualified : null;
+}
+
+/** Streams the records `spec` names, checking the root element first. */
+export function streamRecords(file: string, content: Buffer, spec: RecordSpec): void {
+  let path = '';
+  streamXmlRecords(file, content, {
+    onOpen(name, ancestors, attributes) {
+      if (ancestors.length > 0) return;
+      if (!spec.roots.includes(name)) throw new FileRejectedError(file, `root element is not <${spec.roots.join('> or <')}>`);
+      spec.onRoot?.(attributes);
+    },
+    isRecord(name, ancestors) {
+      path = recordPath(name, ancestors, spec) ?? '';
+      return path !== '';
+    },
+    onRecord: (record, line) => spec.onRecord(path, record, line),
+  });
 }
