@@ -13,8 +13,8 @@ import {
 } from './check-digits.ts';
 
 export type CodeKind =
-  | 'atc' | 'atc_class' | 'ndc' | 'ndc_product' | 'gtin' | 'cip13' | 'cip7' | 'aic' | 'pzn'
-  | 'national' | 'unii' | 'rxcui';
+  | 'atc' | 'atc_class' | 'ndc' | 'ndc_product' | 'gtin' | 'cip13' | 'cip7' | 'cis' | 'aic' | 'pzn'
+  | 'eu_number' | 'national' | 'unii' | 'rxcui';
 
 /** One reading of a query as a code. */
 export interface CodeCandidate {
@@ -129,7 +129,17 @@ function detectFrench(q: string): CodeCandidate[] {
   if (isValidCip13(q)) out.push({ kind: 'cip13', system: 'cip13', code: q });
   // CIP7 numbers are 7 digits; BDPM presentations use 3xxxxxx to 5xxxxxx. No check digit is published.
   if (/^[345]\d{6}$/.test(q)) out.push({ kind: 'cip7', system: 'cip7', code: q });
+  // CIS specialty codes are 8 digits, all starting with 6 in the BDPM.
+  if (/^6\d{7}$/.test(q)) out.push({ kind: 'cis', system: 'cis', code: q });
   return out;
+}
+
+/** An EU authorisation number; a pack-level one also reads as its product's (the EMA report's key). */
+function detectEuNumber(q: string): CodeCandidate[] {
+  const code = EXTRA_NORMALISERS.eu_number(q);
+  if (!code) return [];
+  const product = /^EU\/[12]\/\d{2}\/\d{3,4}/.exec(code)![0];
+  return [{ kind: 'eu_number', system: 'eu_number', code }, ...(product !== code ? [{ kind: 'eu_number' as const, system: 'eu_number' as const, code: product }] : [])];
 }
 
 /** AIC pack codes: 9 digits with a Code 32 check digit, printed with an `A` prefix in OCR-A. */
@@ -245,6 +255,7 @@ export function detectCodes(q: string): CodeCandidate[] {
     ...detectNdc(compact),
     ...detectGtin(compact),
     ...detectFrench(compact),
+    ...detectEuNumber(compact),
     ...detectAicPzn(compact),
     ...detectNationalDigits(compact),
     ...detectNationalPrefixed(compact),

@@ -60,6 +60,15 @@ describe('the EU central authorisation on a national drug record', () => {
     expect(ema.json()).toMatchObject({ country: 'EU', product_name: 'Shingrix', central_authorisation: null });
   });
 
+  it('finds products by EU number (the national one and the EMA record) and by CIS in the typeahead', async () => {
+    const search = async (q: string) => (await t.app.inject({ url: `/v1/drugs?q=${encodeURIComponent(q)}&country=ALL`, headers: bearer(key) })).json();
+    const byEu = await search('EU/1/18/1272/001');
+    expect(byEu.matched_by).toBe('eu_number');
+    expect(byEu.results.map((r: { country: string }) => r.country).sort()).toEqual(['EU', 'FR']);
+    const byCis = await search('62345678');
+    expect(byCis).toMatchObject({ matched_by: 'cis', results: [{ product_name: 'SHINGRIX, poudre et suspension pour suspension injectable' }] });
+  });
+
   it('links nothing when no EMA record has the number', async () => {
     const body = (await lookup('3400930111123')).json();
     expect(body.central_authorisation).toBeNull();
