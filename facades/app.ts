@@ -15,6 +15,7 @@ import { systemClock } from '../platform/clock.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ApiError } from '../platform/errors.ts';
 import { loggerOptions } from '../platform/logger.ts';
+import type { HostResolver } from '../platform/net/targets.ts';
 import { createEngine } from '../platform/graphql/engine.ts';
 import { buildInternalSchema } from '../resolvers/index.ts';
 import type { AppDeps, Services } from '../resolvers/context.ts';
@@ -23,6 +24,7 @@ import { compileRoutes } from './http/operation.ts';
 import { createGuard, KeyCache } from './http/auth.ts';
 import { pipelinePlugin } from './http/pipeline.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { schemaGuardsAjvPlugin } from './http/schema-guards.ts';
 import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApi } from './rest/openapi.ts';
@@ -40,6 +42,8 @@ export interface AppOptions {
   /** Where logs go (tests capture them); default stdout. */
   logStream?: DestinationStream;
   services?: Services;
+  /** DNS for checks of tenant-chosen URLs (webhook targets); default the system resolver. */
+  resolveHost?: HostResolver;
 }
 
 export const CORS_OPTIONS = {
@@ -51,6 +55,11 @@ export const CORS_OPTIONS = {
   maxAge: 86_400,
 };
 
+/** A CORS preflight names its origin and the method it asks about. */
+function isPreflight(headers: Record<string, string | string[] | undefined>): boolean {
+  return Boolean(headers.origin) && Boolean(headers['access-control-request-method']);
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const now = options.now ?? systemClock;
@@ -58,9 +67,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    ajv: { customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: true } },
+    // strictNumbers off: with it (ajv 8's default) a query "Infinity" is coerced AFTER the
+    // finiteness check and then skips minimum/maximum; without it the 32-bit bounds the
+    // schema guards add refuse Infinity and -Infinity.
+    ajv: {
+      customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: true, strictNumbers: false },
+      plugins: [schemaGuardsAjvPlugin],
+    },
   });
   registerErrorHandling(app);
+  // Added before CORS so it runs first: @fastify/cors answers a non-preflight OPTIONS with
+  // a plain-text 400, and every error of this API is JSON with `error` first.
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS' && !isPreflight(request.headers)) {
+      throw new ApiError('bad_request', 'OPTIONS is answered only as a CORS preflight: send origin and access-control-request-method.');
+    }
+  });
   await app.register(cors, CORS_OPTIONS);
   // Only retry-after: x-ratelimit-remaining means account quota in this API, not a per-IP count.
   const noLimitHeaders = { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false };
@@ -75,9 +97,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const engine = createEngine(buildInternalSchema());
-  const services = options.services ?? createServices(config, db, logger);
+  const built = options.services ?? createServices(config, db, logger);
+  const services: Services = options.resolveHost ? { ...built, resolveHost: options.resolveHost } : built;
   // Services the app built itself are the app's to release; passed-in ones stay the caller's.
-  if (!options.services) app.addHook('onClose', () => closeServices(services));
+  if (!options.services) app.addHook('onClose', () => closeServices(built));
   const routes = compileRoutes(engine, ROUTES);
   // One tool list for MCP and the assistant, built once at start.
   const deps: AppDeps = { config, db, now, services, toolbox: { engine, tools: buildTools(routes) } };

@@ -7,6 +7,7 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { guardSchema, schemaGuardsAjvPlugin } from '../http/schema-guards.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { validationError } from '../../platform/errors.ts';
 import type { ApiError } from '../../platform/errors.ts';
@@ -76,13 +77,14 @@ function splitInput(args: Record<string, unknown>, locations: Map<string, Locati
 
 /** Builds the tool list once at start; a route whose schema ajv refuses stops the start. */
 export function buildTools(routes: CompiledRoute[]): McpTool[] {
-  const ajv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: true, strict: false }));
+  // The REST validator's options and guards (NUL-free text, 32-bit integers), so a tool call is refused exactly like its route.
+  const ajv = schemaGuardsAjvPlugin(addFormats(new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: true, strict: false, strictNumbers: false })));
   const tools: McpTool[] = [];
   for (const route of routes) {
     const { def } = route;
     if (!def.mcp) continue;
     const { schema, locations } = mergeInputSchema(def);
-    const validate: ValidateFunction = ajv.compile(schema);
+    const validate: ValidateFunction = ajv.compile(guardSchema(schema as JsonSchema));
     tools.push({
       definition: {
         name: def.mcp.name,

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../platform/errors.ts';
 import type { Config } from '../../platform/config.ts';
 import type { JsonSchema, OperationDoc } from '../routes/types.ts';
+import { registerMethodNotAllowed } from './register.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'Success.', 201: 'Created.', 202: 'Accepted, no body.', 204: 'Done, no body.', 304: 'Not modified (if-none-match matched); counts against quota.',
@@ -109,4 +110,5 @@ export function registerOpenApi(app: FastifyInstance, operations: OperationDoc[]
   for (const url of ['/v1/openapi.json', '/api/v1/openapi.json']) {
     app.get(url, { config: { rateLimit } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(payload));
   }
+  registerMethodNotAllowed(app, ['/v1/openapi.json', '/api/v1/openapi.json'].map((path) => ({ method: 'GET', path })));
 }

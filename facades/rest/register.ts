@@ -12,6 +12,7 @@ import { runOperation } from '../http/operation.ts';
 import type { CompiledRoute } from '../http/operation.ts';
 import { etagOf, matchesIfNoneMatch } from '../http/etag.ts';
 import { sendError } from '../http/errors.ts';
+import { guardSchema } from '../http/schema-guards.ts';
 
 /** `/v1/atc/{code}` → `/v1/atc/:code`. */
 export function fastifyPath(path: string): string {
@@ -41,9 +42,9 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       method: def.method,
       url: fastifyPath(def.path),
       schema: {
-        ...(def.params ? { params: def.params } : {}),
-        ...(def.query ? { querystring: def.query } : {}),
-        ...(def.body ? { body: def.body } : {}),
+        ...(def.params ? { params: guardSchema(def.params) } : {}),
+        ...(def.query ? { querystring: guardSchema(def.query) } : {}),
+        ...(def.body ? { body: guardSchema(def.body) } : {}),
       },
       // Public entries (a payment provider's signed callback) authenticate by their own means.
       ...(def.public ? {} : { onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }) }),
@@ -60,7 +61,9 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       scope.route(options);
     });
   }
-  registerMethodNotAllowed(app, routes.map((r) => ({ method: r.def.method, path: r.def.path, advertised: !r.def.refuse })));
+  // A verb routed only to say "no such operation" (404) is not advertised; a retired one (410) still is.
+  const advertised = (def: CompiledRoute['def']) => !def.refuse || def.refuse(deps.config).status !== 404;
+  registerMethodNotAllowed(app, routes.map((r) => ({ method: r.def.method, path: r.def.path, advertised: advertised(r.def) })));
 }
 
 const VERBS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;

@@ -20,7 +20,7 @@ export const changesResolvers = {
   },
   Mutation: {
     createWebhook: (_: unknown, args: { url: string; events?: string[] | null }, ctx: RequestContext) =>
-      createSubscription(ctx.db, ctx.config, caller(ctx).accountId, args),
+      createSubscription(ctx.db, ctx.config, caller(ctx).accountId, args, ctx.services.resolveHost),
     deleteWebhook: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
       await deleteSubscription(ctx.db, caller(ctx).accountId, args.id);
       return true;

@@ -6,6 +6,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../../platform/config.ts';
 import type { Database, Queryable } from '../../platform/db.ts';
 import { ApiError, validationError } from '../../platform/errors.ts';
+import { checkTargetHost, systemResolver } from '../../platform/net/targets.ts';
+import type { HostResolver } from '../../platform/net/targets.ts';
 import { rootKey, sealSecret } from './keyring.ts';
 import { CHANGE_EVENTS } from './records.ts';
 import type { ChangeEvent } from './records.ts';
@@ -32,8 +34,22 @@ export interface CreatedSubscription extends Subscription {
   secret: string;
 }
 
-function checkUrl(raw: string): string {
-  const problem = (message: string) => validationError(`url ${message}.`, [{ location: 'body', field: 'url', message }]);
+declare module '../context.ts' {
+  interface Services {
+    /** DNS for the webhook target check; tests inject a fake so nothing reaches the internet. */
+    resolveHost?: HostResolver;
+  }
+}
+
+/** How creation checks a URL's target; `allowPrivate` is WEBHOOK_ALLOW_PRIVATE_TARGETS. */
+export interface TargetPolicy {
+  allowPrivate: boolean;
+  resolve: HostResolver;
+}
+
+const problem = (message: string) => validationError(`url ${message}.`, [{ location: 'body', field: 'url', message }]);
+
+async function checkUrl(raw: string, policy: TargetPolicy): Promise<string> {
   if (raw.length > MAX_URL_LENGTH) throw problem(`must be at most ${MAX_URL_LENGTH} characters`);
   let parsed: URL;
   try {
@@ -42,6 +58,13 @@ function checkUrl(raw: string): string {
     throw problem('must be an absolute URL such as https://example.com/hooks/drugref');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw problem(`must use http or https, not ${parsed.protocol.replace(/:$/, '')}`);
+  // Credentials in a URL end up in logs and listings; deliveries authenticate by their signature.
+  if (parsed.username || parsed.password) throw problem('must not carry credentials (user:pass@); verify deliveries by their signature instead');
+  // Refused up front so a tenant learns at once; delivery checks again because DNS can change.
+  if (!policy.allowPrivate) {
+    const reason = await checkTargetHost(parsed, policy.resolve);
+    if (reason) throw problem(`${reason}; webhooks are delivered to public addresses only`);
+  }
   return parsed.toString();
 }
 
@@ -80,8 +103,9 @@ export async function createSubscription(
   config: Config,
   accountId: string,
   input: { url: string; events?: readonly string[] | null },
+  resolve: HostResolver = systemResolver,
 ): Promise<CreatedSubscription> {
-  const url = checkUrl(input.url);
+  const url = await checkUrl(input.url, { allowPrivate: config.webhookAllowPrivateTargets, resolve });
   const events = checkEvents(input.events);
   const root = await rootKey(config, db);
   const id = randomUUID();

@@ -5,7 +5,7 @@
  * `phi_field_rejected`, naming the path but never the value. Runs before schema validation
  * (as the route's body screen) and again in the resolver, so every facade refuses alike.
  */
-import { ApiError } from '../../platform/errors.ts';
+import { ApiError, validationError } from '../../platform/errors.ts';
 
 /** Identifying field names, compared lower case with separators removed (`Date_Of-Birth` → `dateofbirth`). */
 export const PHI_FIELDS: ReadonlySet<string> = new Set([
@@ -30,14 +30,51 @@ function join(path: string, key: string | number): string {
   return path ? `${path}.${key}` : key;
 }
 
-/** Paths of every identifying field in `value` (depth-first, document order). */
-export function findPhiFields(value: unknown, path = ''): string[] {
-  if (Array.isArray(value)) return value.flatMap((item, i) => findPhiFields(item, join(path, i)));
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => {
-    const here = join(path, key);
-    return PHI_FIELDS.has(normalise(key)) ? [here, ...findPhiFields(child, here)] : findPhiFields(child, here);
-  });
+/**
+ * Deepest nesting a screened body may have. The schema's own bodies nest four levels; the
+ * margin keeps honest clients far from it while a 2,000-level body is refused in constant
+ * stack (the scan below is iterative, so depth never costs stack, only this bound).
+ */
+export const MAX_BODY_DEPTH = 32;
+
+interface Pending {
+  value: unknown;
+  path: string;
+  depth: number;
+  /** The key that led here names an identifying field. */
+  phi: boolean;
+}
+
+/**
+ * Paths of every identifying field in `value` (depth-first, document order). Iterative with
+ * an explicit stack, so hostile nesting cannot overflow the call stack; a body nested deeper
+ * than MAX_BODY_DEPTH is refused with 422 `validation` (it cannot be a valid body anyway).
+ */
+export function findPhiFields(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: Pending[] = [{ value, path: '', depth: 0, phi: false }];
+  while (stack.length) {
+    const { value: node, path, depth, phi } = stack.pop()!;
+    // Recorded when visited, so a field comes before the fields nested in it (document order).
+    if (phi) found.push(path);
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) {
+      throw validationError(`The body is nested deeper than ${MAX_BODY_DEPTH} levels.`, [
+        { location: 'body', field: path || null, message: `nesting deeper than ${MAX_BODY_DEPTH} levels` },
+      ]);
+    }
+    const children: Pending[] = [];
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => children.push({ value: item, path: join(path, i), depth: depth + 1, phi: false }));
+    } else {
+      for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
+        children.push({ value: child, path: join(path, key), depth: depth + 1, phi: PHI_FIELDS.has(normalise(key)) });
+      }
+    }
+    // Reversed onto the stack so children are visited in document order.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return found;
 }
 
 /** Throws 422 `phi_field_rejected` when the body carries identifying fields. */

@@ -13,6 +13,8 @@ import { createKey } from '../../resolvers/accounts/keys.ts';
 import type { Scope, Tier } from '../../resolvers/accounts/tiers.ts';
 import type { Services } from '../../resolvers/context.ts';
 import { openTestDatabase } from './db.ts';
+import { fakeResolver } from './resolver.ts';
+import type { HostResolver } from '../../platform/net/targets.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -27,7 +29,7 @@ export interface TestApp {
 
 let accounts = 0;
 
-export async function startTestApp(options: { config?: Partial<Config>; now?: Clock; db?: Database; services?: Services } = {}): Promise<TestApp> {
+export async function startTestApp(options: { config?: Partial<Config>; now?: Clock; db?: Database; services?: Services; resolveHost?: HostResolver } = {}): Promise<TestApp> {
   const db = options.db ?? (await openTestDatabase());
   const config = testConfig({ logLevel: 'info', ...options.config });
   const logs: string[] = [];
@@ -37,7 +39,8 @@ export async function startTestApp(options: { config?: Partial<Config>; now?: Cl
       done();
     },
   });
-  const app = await buildApp({ config, db, logStream, ...(options.now ? { now: options.now } : {}), ...(options.services ? { services: options.services } : {}) });
+  // DNS never leaves the machine in tests: the fake answers from a fixed table.
+  const app = await buildApp({ config, db, logStream, resolveHost: options.resolveHost ?? fakeResolver(), ...(options.now ? { now: options.now } : {}), ...(options.services ? { services: options.services } : {}) });
   await app.ready();
   return {
     app,

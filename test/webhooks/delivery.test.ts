@@ -27,7 +27,8 @@ describe('webhook delivery worker', () => {
   const accepted = (secret: string): Received[] => receiver.received.filter((r) => r.answered === 200 && signatureValid(secret, r));
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The receiver listens on loopback, which creation refuses unless private targets are allowed.
+    t = await startTestApp({ config: { webhookAllowPrivateTargets: true } });
     await seedSource(t.db);
     key = await t.key({ tier: 'starter', account: 'receiver-owner' });
   });

@@ -19,7 +19,8 @@ describe('docs/examples/webhook-receiver.ts', () => {
   let key: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The receiver listens on loopback, which creation refuses unless private targets are allowed.
+    t = await startTestApp({ config: { webhookAllowPrivateTargets: true } });
     await seedSource(t.db);
     key = await t.key({ tier: 'starter' });
   });

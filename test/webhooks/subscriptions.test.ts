@@ -37,7 +37,7 @@ describe('POST, GET and DELETE /v1/webhooks', () => {
   });
 
   it('seals the secret with the configured key: the row holds no plaintext and opens only with that key', async () => {
-    const res = await create({ url: 'http://127.0.0.1:9/hook', events: ['changes.recall', 'changes.insert', 'changes.recall'] });
+    const res = await create({ url: 'https://hooks.example.com/sealed', events: ['changes.recall', 'changes.insert', 'changes.recall'] });
     expect(res.statusCode).toBe(201);
     const { id, secret, events } = res.json();
     expect(events).toEqual(['changes.insert', 'changes.recall']);
@@ -88,7 +88,7 @@ describe('POST, GET and DELETE /v1/webhooks', () => {
     const res = await t.app.inject({ url: '/v1/webhooks', headers: bearer(key) });
     expect(res.statusCode).toBe(200);
     const { webhooks } = res.json() as { webhooks: Array<Record<string, unknown>> };
-    expect(webhooks.map((w) => w.url)).toEqual(['https://hooks.example.com/drugref', 'http://127.0.0.1:9/hook']);
+    expect(webhooks.map((w) => w.url)).toEqual(['https://hooks.example.com/drugref', 'https://hooks.example.com/sealed']);
     expect(webhooks[0]).toEqual({
       id: expect.any(String), url: 'https://hooks.example.com/drugref', events: ['changes.insert', 'changes.update', 'changes.delete'],
       created_at: expect.any(String), delivered_until: expect.any(String), last_delivery: null,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { insertChanges, seedSource } from '../changes/fixtures.ts';
-import { isPublicAddress } from '../../workers/webhooks/targets.ts';
+import { isPublicAddress } from '../../platform/net/targets.ts';
 import { startReceiver, testDispatcher } from './receiver.ts';
 
 describe('delivery targets', () => {
@@ -13,16 +13,16 @@ describe('delivery targets', () => {
     for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(ip), ip).toBe(true);
   });
 
-  describe('with private targets refused (the default)', () => {
+  describe('with private targets refused at delivery', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp();
+      // Created while allowed (creation would refuse them); delivery must still refuse on its own, as DNS can change.
+      t = await startTestApp({ config: { webhookAllowPrivateTargets: true } });
       await seedSource(t.db);
     });
     afterAll(() => t.close());
 
     it('sends nothing to loopback by IP or by name, records a connection_error and keeps the cursor', async () => {
-      expect(t.config.webhookAllowPrivateTargets).toBe(false);
       const receiver = await startReceiver();
       const key = await t.key({ tier: 'starter' });
       const port = new URL(receiver.url).port;

@@ -10,7 +10,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { checkLiteralHost, publicOnlyLookup } from '../webhooks/targets.ts';
+import { checkLiteralHost, publicOnlyLookup } from '../../platform/net/targets.ts';
 
 /** Publishers move files behind redirects (spezialitaetenliste.ch → sl.bag.admin.ch); more than this is a loop. */
 const MAX_REDIRECTS = 5;

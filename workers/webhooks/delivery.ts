@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
 import { toWire } from '../../resolvers/changes/records.ts';
 import type { ChangeEvent, ChangeRecord } from '../../resolvers/changes/records.ts';
 import type { DeliveryOutcome } from '../../resolvers/changes/deliveries.ts';
-import { checkLiteralHost } from './targets.ts';
+import { checkLiteralHost } from '../../platform/net/targets.ts';
 
 /** Spec, Versioning 5: deliveries identify themselves with version 1.0. */
 export const USER_AGENT = 'Service-Webhook/1.0';
@@ -56,7 +56,7 @@ function classify(err: unknown): { outcome: DeliveryOutcome; error: string } {
 /**
  * POSTs a batch. Redirects are not followed (a 3xx is a failed delivery): the URL the
  * tenant registered is the only one that receives signed batches. Unless allowed, only
- * public addresses are reached (targets.ts).
+ * public addresses are reached (platform/net/targets.ts).
  */
 export async function postBatch(
   url: string,

@@ -17,7 +17,7 @@ import type { RunningWorker, WorkerDeps } from '../index.ts';
 import { claimNext, finishAttempt, releaseLease } from './claims.ts';
 import type { ClaimedSubscription } from './claims.ts';
 import { buildBatch, postBatch } from './delivery.ts';
-import { publicOnlyLookup } from './targets.ts';
+import { publicOnlyLookup } from '../../platform/net/targets.ts';
 
 /** Subscriptions delivered in parallel by one worker, so one slow receiver does not hold up the rest. */
 export const DELIVERY_CONCURRENCY = 8;
