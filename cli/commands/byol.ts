@@ -7,21 +7,18 @@
 import { loadConfig } from '../../platform/config.ts';
 import { rotateCredentials } from '../../resolvers/byol/vault.ts';
 import { openConfiguredDatabase } from '../database.ts';
-import type { Command } from './types.ts';
 
-export const byolCommand: Command = {
-  usage: 'byol rotate',
-  async run([sub]) {
-    if (sub !== 'rotate') throw new Error(`usage: drugref ${this.usage}`);
-    const config = loadConfig();
-    if (!config.byolActiveKeyId) throw new Error('BYOL_MASTER_KEYS is empty: there is no key to rotate to.');
-    const db = await openConfiguredDatabase(config);
-    try {
-      const moved = await rotateCredentials(db, { keys: config.byolMasterKeys, activeKeyId: config.byolActiveKeyId });
-      process.stdout.write(`Re-sealed ${moved} credential(s) under master key "${config.byolActiveKeyId}". Rows under other keys: none left.\n`);
-      return 0;
-    } finally {
-      await db.close();
-    }
-  },
-};
+/** `byol rotate`. */
+export async function rotate(): Promise<number> {
+  const config = loadConfig();
+  if (!config.byolActiveKeyId) throw new Error('BYOL_MASTER_KEYS is empty: there is no key to rotate to.');
+  const db = await openConfiguredDatabase(config);
+  try {
+    const moved = await rotateCredentials(db, { keys: config.byolMasterKeys, activeKeyId: config.byolActiveKeyId });
+    process.stdout.write(`Re-sealed ${moved} credential(s) under master key "${config.byolActiveKeyId}". Rows under other keys: none left.\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+

@@ -8,11 +8,11 @@ import { loadConfig } from '../../platform/config.ts';
 import { loadDemoCatalogue, updateDemoCatalogue, updateLine } from '../demo-catalogue.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatReport, progressBar } from '../ingest-output.ts';
-import type { Command } from './types.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-async function run(step: 'load' | 'update'): Promise<number> {
+/** `demo load` or `demo update`. */
+export async function runDemo(step: 'load' | 'update'): Promise<number> {
   const db = await openConfiguredDatabase(loadConfig());
   const bar = progressBar();
   try {
@@ -27,11 +27,3 @@ async function run(step: 'load' | 'update'): Promise<number> {
     await db.close();
   }
 }
-
-export const demoCommand: Command = {
-  usage: 'demo load | demo update           load the demo catalogue, or move its change feed with the second state',
-  async run([sub]) {
-    if (sub === 'load' || sub === 'update') return run(sub);
-    throw new Error(`usage: drugref ${this.usage}`);
-  },
-};

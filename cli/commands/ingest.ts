@@ -8,7 +8,6 @@
  * exits 1 and writes nothing.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../platform/config.ts';
 import { ADAPTERS, findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/index.ts';
@@ -16,12 +15,12 @@ import { parseAndIngest } from '../../workers/ingest/apply.ts';
 import type { ApplyResult } from '../../workers/ingest/apply.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatFiles, formatProblems, formatReport, progressBar } from '../ingest-output.ts';
-import type { Command } from './types.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
-function adapterList(): string {
+/** One line per adapter: id and description (for `drugref ingest --help` and usage errors). */
+export function adapterList(): string {
   const width = Math.max(...ADAPTERS.map((a) => a.id.length));
   return ADAPTERS.map((a) => `  ${a.id.padEnd(width)}  ${a.description}`).join('\n');
 }
@@ -30,19 +29,18 @@ async function readInputs(paths: string[]): Promise<InputFile[]> {
   return Promise.all(paths.map(async (path) => ({ name: path, content: await readFile(path) })));
 }
 
-async function ingest(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { strict: { type: 'boolean' } } });
-  const [adapterId, ...paths] = positionals;
-  const adapter = adapterId ? findAdapter(adapterId) : undefined;
-  if (!adapter || paths.length === 0) {
-    err(`usage: drugref ${ingestCommand.usage}\nadapters:\n${adapterList()}`);
+/** `ingest <adapter> <file...> [--strict]`; an unknown adapter is named, with the list (exit 2). */
+export async function ingest(adapterId: string, paths: string[], values: { strict: boolean }): Promise<number> {
+  const adapter = findAdapter(adapterId);
+  if (!adapter) {
+    err(`drugref ingest: unknown adapter "${adapterId}"; adapters:\n${adapterList()}`);
     return 2;
   }
   const inputs = await readInputs(paths);
   const db = await openConfiguredDatabase(loadConfig());
   const bar = progressBar();
   try {
-    const result = await parseAndIngest(db, adapter.id, inputs, { strict: values.strict ?? false, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}) });
+    const result = await parseAndIngest(db, adapter.id, inputs, { strict: values.strict, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}) });
     bar.stop();
     report(adapter.id, result);
     return result.outcome === 'ok' ? 0 : 1;
@@ -74,8 +72,3 @@ function report(adapterId: string, result: ApplyResult): void {
   out(`Ingested ${adapterId} into source ${result.report.sources.join(', ')}:`);
   formatReport(result.report).forEach(out);
 }
-
-export const ingestCommand: Command = {
-  usage: 'ingest <adapter> <file...> [--strict]   load a register export (adapters: ' + ADAPTERS.map((a) => a.id).join(', ') + ')',
-  run: ingest,
-};

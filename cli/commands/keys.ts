@@ -1,11 +1,9 @@
-/** `drugref keys create|list|revoke` and `drugref accounts list`. */
-import { parseArgs } from 'node:util';
+/** `drugref keys create|list|revoke` and `drugref accounts list` (arguments parsed in cli/program.ts). */
 import { loadConfig } from '../../platform/config.ts';
 import { createKey, listAccounts, listKeys, revokeKey } from '../../resolvers/accounts/keys.ts';
-import { isScope, isTier, TIERS } from '../../resolvers/accounts/tiers.ts';
-import type { Scope } from '../../resolvers/accounts/tiers.ts';
+import { tierScopes } from '../../resolvers/accounts/tiers.ts';
+import type { Scope, Tier } from '../../resolvers/accounts/tiers.ts';
 import { openConfiguredDatabase } from '../database.ts';
-import type { Command } from './types.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -18,23 +16,16 @@ async function withDatabase<T>(fn: (db: Awaited<ReturnType<typeof openConfigured
   }
 }
 
-function parseScopes(raw: string | undefined): Scope[] | undefined {
-  if (raw === undefined) return undefined;
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(', ')}`);
-  return scopes as Scope[];
-}
-
-async function create(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { tier: { type: 'string' }, account: { type: 'string' }, scopes: { type: 'string' }, test: { type: 'boolean' } },
-  });
-  if (!values.tier || !isTier(values.tier)) throw new Error(`--tier is required: one of ${TIERS.join(', ')}`);
-  const scopes = parseScopes(values.scopes);
+/** `keys create`: the scopes must lie inside the tier's, so the key never shows scopes the API refuses. */
+export async function createKeyCommand(o: { tier: Tier; account: string; scopes?: Scope[]; test: boolean }): Promise<number> {
+  const granted = tierScopes(o.tier);
+  const outside = (o.scopes ?? []).filter((s) => !granted.has(s));
+  if (outside.length) {
+    process.stderr.write(`drugref: scope(s) ${outside.join(', ')} are not in the ${o.tier} tier; it grants: ${[...granted].join(', ')}\n`);
+    return 2;
+  }
   const created = await withDatabase((db) =>
-    createKey(db, { account: values.account ?? 'default', tier: values.tier as never, ...(scopes ? { scopes } : {}), test: values.test ?? false }),
+    createKey(db, { account: o.account, tier: o.tier, ...(o.scopes ? { scopes: o.scopes } : {}), test: o.test }),
   );
   out(`Created key ${created.id} for account "${created.accountName}" (tier ${created.tier}), scopes: ${created.scopes.join(', ')}`);
   out('The key is shown once; store it now:');
@@ -42,7 +33,8 @@ async function create(args: string[]): Promise<number> {
   return 0;
 }
 
-async function list(): Promise<number> {
+/** `keys list`. */
+export async function listKeysCommand(): Promise<number> {
   const keys = await withDatabase(listKeys);
   if (!keys.length) out('No keys. Create one with: npx drugref keys create --tier developer');
   for (const k of keys) {
@@ -52,9 +44,8 @@ async function list(): Promise<number> {
   return 0;
 }
 
-async function revoke(args: string[]): Promise<number> {
-  const target = args[0];
-  if (!target) throw new Error('usage: drugref keys revoke <last4|id>');
+/** `keys revoke <last4|id>`. */
+export async function revokeKeyCommand(target: string): Promise<number> {
   const id = await withDatabase((db) => revokeKey(db, target));
   if (!id) {
     out(`No active key matches "${target}".`);
@@ -64,23 +55,10 @@ async function revoke(args: string[]): Promise<number> {
   return 0;
 }
 
-export const keysCommand: Command = {
-  usage: 'keys create --tier <tier> [--account <name>] [--scopes a,b] [--test] | keys list | keys revoke <last4|id>',
-  async run([sub, ...args]) {
-    if (sub === 'create') return create(args);
-    if (sub === 'list') return list();
-    if (sub === 'revoke') return revoke(args);
-    throw new Error(`usage: drugref ${this.usage}`);
-  },
-};
-
-export const accountsCommand: Command = {
-  usage: 'accounts list',
-  async run([sub]) {
-    if (sub !== 'list') throw new Error('usage: drugref accounts list');
-    const accounts = await withDatabase(listAccounts);
-    if (!accounts.length) out('No accounts.');
-    for (const a of accounts) out(`${a.id}  ${a.name}  tier ${a.tier}  ${a.active_keys} active key(s)${a.is_demo ? '  (demo)' : ''}`);
-    return 0;
-  },
-};
+/** `accounts list`. */
+export async function listAccountsCommand(): Promise<number> {
+  const accounts = await withDatabase(listAccounts);
+  if (!accounts.length) out('No accounts.');
+  for (const a of accounts) out(`${a.id}  ${a.name}  tier ${a.tier}  ${a.active_keys} active key(s)${a.is_demo ? '  (demo)' : ''}`);
+  return 0;
+}

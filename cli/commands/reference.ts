@@ -6,14 +6,12 @@
  * each. Rows of a published CSV that cannot be used are listed as `file:line: message` and
  * skipped; a refused file exits 1 and writes nothing.
  */
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../platform/config.ts';
 import { FxFileError, loadFxFile } from '../../resolvers/markets/fx-file.ts';
 import { InteractionFileError, loadInteractionFiles } from '../../workers/ingest/interactions.ts';
 import type { InteractionSetReport } from '../../workers/ingest/interactions.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatProblems } from '../ingest-output.ts';
-import type { Command } from './types.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -28,28 +26,10 @@ function reportInteractions(r: InteractionSetReport): void {
     + `licensed ${r.licensed.insert} new, ${r.licensed.update} changed, ${r.licensed.delete} removed (${r.changes} change records).`);
 }
 
-async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { licensed: { type: 'boolean' } } });
-  } catch {
-    parsed = null;
-  }
-  const [kind, ...paths] = parsed?.positionals ?? [];
-  const valid = parsed !== null && paths.length > 0
-    && ((kind === 'interactions') || (kind === 'fx' && paths.length === 1 && !parsed.values.licensed));
-  if (!valid) {
-    err(`usage: drugref ${referenceCommand.usage}`);
-    return 2;
-  }
+async function withFileErrors(run: (db: Awaited<ReturnType<typeof openConfiguredDatabase>>) => Promise<void>): Promise<number> {
   const db = await openConfiguredDatabase(loadConfig());
   try {
-    if (kind === 'interactions') {
-      reportInteractions(await loadInteractionFiles(db, paths, { licensed: parsed!.values.licensed ?? false }));
-    } else {
-      const r = await loadFxFile(db, paths[0]!);
-      out(`Loaded ${r.rates} reference rates for ${r.dates.length} date(s), newest ${r.dates.at(-1)}.`);
-    }
+    await run(db);
     return 0;
   } catch (error) {
     if (!(error instanceof InteractionFileError) && !(error instanceof FxFileError) && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -60,7 +40,15 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-export const referenceCommand: Command = {
-  usage: 'reference interactions <file...> [--licensed] | fx <file>   load an interaction data set (drugref-interactions/1 JSON, EPha matrix CSV, DDInter CSVs) or ECB reference rates (eurofxref CSV)',
-  run,
-};
+/** `reference interactions <file...> [--licensed]`. */
+export function loadInteractions(paths: string[], licensed: boolean): Promise<number> {
+  return withFileErrors(async (db) => reportInteractions(await loadInteractionFiles(db, paths, { licensed })));
+}
+
+/** `reference fx <file>`. */
+export function loadFx(path: string): Promise<number> {
+  return withFileErrors(async (db) => {
+    const r = await loadFxFile(db, path);
+    out(`Loaded ${r.rates} reference rates for ${r.dates.length} date(s), newest ${r.dates.at(-1)}.`);
+  });
+}

@@ -3,7 +3,6 @@
  * database, bootstrap the demo on first start, listen, run the workers, and shut down
  * gracefully on SIGTERM/SIGINT (in-flight requests finish, workers stop, database closes).
  */
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../../platform/config.ts';
 import type { Role } from '../../platform/config.ts';
@@ -14,7 +13,6 @@ import { closeServices, createServices } from '../../facades/services.ts';
 import { startWorkers } from '../../workers/index.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { ensureDemoAccount, ensureDemoCatalogue } from '../demo.ts';
-import type { Command } from './types.ts';
 
 /** Resolves with the first SIGTERM/SIGINT; installed before start-up so none is missed. */
 function nextStopSignal(): Promise<string> {
@@ -24,7 +22,7 @@ function nextStopSignal(): Promise<string> {
   });
 }
 
-async function serve(role: Role): Promise<number> {
+async function run(role: Role): Promise<number> {
   const stopSignal = nextStopSignal();
   const config = loadConfig();
   const log = pino(loggerOptions(config.logLevel));
@@ -52,19 +50,7 @@ async function serve(role: Role): Promise<number> {
   return 0;
 }
 
-function roleOf(args: string[], fallback: Role): Role {
-  const { values } = parseArgs({ args, options: { role: { type: 'string' } } });
-  const role = values.role ?? fallback;
-  if (!['all', 'api', 'worker'].includes(role)) throw new Error('--role must be all, api or worker');
-  return role as Role;
+/** `serve [--role]` and `worker`; the role defaults to ROLE from the configuration. */
+export async function serve(role?: Role): Promise<number> {
+  return run(role ?? loadConfig().role);
 }
-
-export const serveCommand: Command = {
-  usage: 'serve [--role all|api|worker]   serve the API (and by default the workers)',
-  run: (args) => serve(roleOf(args, loadConfig().role)),
-};
-
-export const workerCommand: Command = {
-  usage: 'worker                          run only the background workers',
-  run: () => serve('worker'),
-};

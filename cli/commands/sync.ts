@@ -17,7 +17,6 @@ import type { SkippedSource } from '../../workers/sync/worker.ts';
 import type { SyncProgress, SyncResult } from '../../workers/sync/run.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { statusLines } from './sync-status.ts';
-import type { Command } from './types.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -100,15 +99,12 @@ async function showStatus(config: Config): Promise<number> {
   }
 }
 
-export const syncCommand: Command = {
-  usage: 'sync [source...] | sync status   download and ingest registers now, or show each source\'s sync state',
-  run: async (args) => {
-    const config = loadConfig();
-    if (args[0] === 'status') return showStatus(config);
-    if (args.some((a) => a.startsWith('-'))) {
-      err(`usage: drugref ${syncCommand.usage}`);
-      return 2;
-    }
-    return runSync(config, args);
-  },
-};
+/** `sync [source...]`: exit 2 naming any unknown source. */
+export function runSyncCommand(ids: string[]): Promise<number> {
+  return runSync(loadConfig(), ids);
+}
+
+/** `sync status`. */
+export function showStatusCommand(): Promise<number> {
+  return showStatus(loadConfig());
+}

@@ -4,7 +4,8 @@
  * same request context serve REST, MCP and this endpoint; only the schema view and the
  * validation differ.
  */
-import { GraphQLError, specifiedRules } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { GraphQLError } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { envelop, useEnvelop, useSchema, useValidationRule } from '@envelop/core';
 import type { Engine } from '../../platform/graphql/engine.ts';
@@ -75,21 +76,17 @@ type Prepared = { document: DocumentNode } | GraphqlAnswer;
 
 /**
  * Parse and validation depend on the query text and the static public schema only, so
- * their outcome is kept per text in a small LRU: clients repeat the same few documents,
- * and re-validating them was the largest cost of a cheap query (docs/architecture.md).
+ * their outcome is kept per text in a bounded LRU (lru-cache): clients repeat the same few
+ * documents, and re-validating them was the largest cost of a cheap query
+ * (docs/architecture.md). No TTL: the schema cannot change under a running process.
  */
 function documentCache(prepare: (query: string) => Prepared): (query: string) => Prepared {
-  const entries = new Map<string, Prepared>();
+  const entries = new LRUCache<string, Prepared>({ max: DOCUMENT_CACHE_SIZE });
   return (query) => {
     const hit = entries.get(query);
-    if (hit) {
-      entries.delete(query);
-      entries.set(query, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const prepared = prepare(query);
     entries.set(query, prepared);
-    if (entries.size > DOCUMENT_CACHE_SIZE) entries.delete(entries.keys().next().value!);
     return prepared;
   };
 }
@@ -105,8 +102,9 @@ export function createPublicGraphql(engine: Engine): PublicGraphql {
     const { parse, validate, schema: view } = getEnveloped();
     const document = parseDocument(parse, query);
     if ('status' in document) return document;
-    // envelop replaces the rule list when a plugin adds one, so pass the specified rules.
-    const invalid = validate(view, document, specifiedRules);
+    // No rule list here: useEngine(GraphQLJS) adds graphql's specified rules and
+    // useValidationRule the public subset; passing specifiedRules too reported each error twice.
+    const invalid = validate(view, document);
     return invalid.length ? refused(invalid) : { document };
   });
 

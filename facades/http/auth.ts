@@ -2,6 +2,7 @@
  * Bearer-key authentication with the spec's 30-second cache of resolved keys, scope
  * checks and quota metering. Each step throws the spec's ApiError.
  */
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/db.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -12,24 +13,40 @@ import type { Scope } from '../../resolvers/accounts/tiers.ts';
 
 const BEARER = /^Bearer +(\S+)\s*$/i;
 
-/** Remembers resolved keys for `ttlMs`, so revocation takes at most that long to apply. */
-export class KeyCache {
-  private readonly entries = new Map<string, { principal: Principal; expiresAt: number }>();
+/**
+ * Most distinct keys remembered at once: far above the keys one instance serves in 30 s,
+ * and it bounds memory when many keys (or a key-guessing client) pass through.
+ */
+export const KEY_CACHE_MAX = 10_000;
 
-  constructor(private readonly ttlMs: number, private readonly now: Clock) {}
+/**
+ * Remembers resolved keys for `ttlMs`, so revocation takes at most that long to apply: a
+ * bounded LRU with TTL (lru-cache), so a key that stops being used is evicted in time.
+ */
+export class KeyCache {
+  private readonly entries: LRUCache<string, Principal>;
+
+  constructor(private readonly ttlMs: number, now: Clock) {
+    this.entries = new LRUCache<string, Principal>({
+      max: KEY_CACHE_MAX,
+      ttl: Math.max(ttlMs, 0),
+      // TTL follows the app's clock (tests move it); resolution 0 reads it on every get.
+      perf: { now: () => now().getTime() },
+      ttlResolution: 0,
+    });
+  }
 
   get(hash: string): Principal | undefined {
-    const entry = this.entries.get(hash);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now().getTime()) {
-      this.entries.delete(hash);
-      return undefined;
-    }
-    return entry.principal;
+    return this.entries.get(hash);
   }
 
   set(hash: string, principal: Principal): void {
-    if (this.ttlMs > 0) this.entries.set(hash, { principal, expiresAt: this.now().getTime() + this.ttlMs });
+    if (this.ttlMs > 0) this.entries.set(hash, principal);
+  }
+
+  /** Keys remembered now, expired ones not yet evicted included (tests check the bound). */
+  get size(): number {
+    return this.entries.size;
   }
 }
 

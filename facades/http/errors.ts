@@ -57,7 +57,10 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const error = toApiError(err);
-    if (error.status >= 500) request.log.error({ err }, 'request failed');
+    // A deliberate ApiError (a switched-off vault or checkout: 503; an upstream 502) is an
+    // expected refusal: warn with its code, no stack. Only the unexpected is an error.
+    if (error.status >= 500 && err instanceof ApiError) request.log.warn({ code: error.code, status: error.status, reason: error.message }, 'request refused');
+    else if (error.status >= 500) request.log.error({ err }, 'request failed');
     return sendError(reply, error);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -46,15 +46,26 @@ export function errorOf(errors: readonly GraphQLError[], ctx: RequestContext): A
   return new ApiError('internal_error');
 }
 
+/**
+ * Headers the resolvers set (`x-service-cache`) describe the answer whatever its status, so
+ * an error answer (an enrichment 404 or 502) carries them too; the error's own win.
+ */
+function withResponseHeaders(error: ApiError, ctx: RequestContext): ApiError {
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (!(name in error.headers)) error.headers[name] = value;
+  }
+  return error;
+}
+
 export async function runOperation(engine: Engine, route: CompiledRoute, input: RouteInput, ctx: RequestContext): Promise<OperationResult> {
   const { def } = route;
   if (def.refuse) throw def.refuse(ctx.config);
   const variables = (def.variables ?? defaultVariables)(input);
   const result = await engine.run(route.document, variables, ctx);
-  if (result.errors?.length) throw errorOf(result.errors, ctx);
+  if (result.errors?.length) throw withResponseHeaders(errorOf(result.errors, ctx), ctx);
   const data = (result.data ?? {}) as Record<string, unknown>;
   const body = def.respond ? def.respond(data, input) : Object.values(data)[0];
-  if (def.notFound && (body === null || body === undefined)) throw notFound(def.notFound);
+  if (def.notFound && (body === null || body === undefined)) throw withResponseHeaders(notFound(def.notFound), ctx);
   return {
     status: def.successStatus ?? 200,
     body,

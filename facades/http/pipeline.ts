@@ -1,8 +1,8 @@
 /**
  * The shared HTTP pipeline of every authenticated /v1 endpoint: authenticate the bearer
  * key, count the request against quota, check the scope — all in onRequest, so a bad key
- * gets its 401 before any body is parsed or handler runs — and stamp authenticated 2xx
- * answers with `x-ratelimit-remaining` and `x-service-tier`.
+ * gets its 401 before any body is parsed or handler runs — and stamp authenticated 2xx and
+ * 304 answers with `x-ratelimit-remaining` and `x-service-tier`.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
@@ -47,7 +47,9 @@ async function pipeline(app: FastifyInstance, opts: PipelineOptions): Promise<vo
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
     const principal = request.principal;
-    if (!principal || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
+    // A 304 counted against quota like the 200 it stands for, so it says what is left too.
+    const counted = (reply.statusCode >= 200 && reply.statusCode < 300) || reply.statusCode === 304;
+    if (!principal || !counted) return payload;
     const remaining = request.quotaRemaining !== undefined
       ? request.quotaRemaining
       : await quotaRemaining(opts.db, principal.accountId, principal.tier, opts.now());

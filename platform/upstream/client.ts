@@ -18,7 +18,8 @@ import { cacheKey, readCache, writeCache } from './cache.ts';
 import type { CachedAnswer } from './cache.ts';
 import { exchange, UpstreamFailure } from './http.ts';
 import type { HttpAnswer } from './http.ts';
-import { Semaphore } from './limit.ts';
+import pLimit from 'p-limit';
+import type { LimitFunction } from 'p-limit';
 
 /** Where an answer came from; the value of `x-service-cache`. */
 export type CacheState = 'db' | 'live' | 'stale';
@@ -74,8 +75,13 @@ export class UpstreamClient {
   private readonly log: Logger;
   private readonly now: Clock;
   private readonly agent: Agent;
-  private readonly limits = new Map<SourceId, Semaphore>();
-  /** Identical requests in flight share one upstream call. */
+  /** One p-limit per source: at most `concurrency` calls to one upstream run at once. */
+  private readonly limits = new Map<SourceId, LimitFunction>();
+  /**
+   * Identical requests in flight share one upstream call. Hand-written: it is four lines on
+   * a Map, and the entry must leave the map as the call settles, which the cache below
+   * (a database table, not an in-memory cache) does not express.
+   */
   private readonly inFlight = new Map<string, Promise<Fetched>>();
 
   constructor(options: UpstreamClientOptions) {
@@ -104,7 +110,7 @@ export class UpstreamClient {
 
   /** Requests in flight to one source right now. */
   running(source: SourceId): number {
-    return this.limits.get(source)?.running ?? 0;
+    return this.limits.get(source)?.activeCount ?? 0;
   }
 
   /** GET or POST a JSON resource of an HTTP source, through the cache. */
@@ -147,7 +153,7 @@ export class UpstreamClient {
     }
     let answer: HttpAnswer;
     try {
-      answer = await this.limit(source).run(produce);
+      answer = await this.limit(source)(produce);
     } catch (err) {
       // Logged with the source and key so operators can see which upstream broke; the
       // caller only ever gets the stale copy or a generic message.
@@ -160,9 +166,9 @@ export class UpstreamClient {
     return { ...fresh, cache: 'live' };
   }
 
-  private limit(source: SourceId): Semaphore {
+  private limit(source: SourceId): LimitFunction {
     let s = this.limits.get(source);
-    if (!s) this.limits.set(source, (s = new Semaphore(this.config.concurrency)));
+    if (!s) this.limits.set(source, (s = pLimit(this.config.concurrency)));
     return s;
   }
 

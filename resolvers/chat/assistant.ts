@@ -3,7 +3,8 @@
  * and collect citations of the records the tools returned. Metering happens around this
  * (resolvers.ts); nothing here stores the conversation, so no user text is kept.
  */
-import { ApiError } from '../../platform/errors.ts';
+import { ApiError, ERRORS } from '../../platform/errors.ts';
+import type { ErrorCode } from '../../platform/errors.ts';
 import type { RequestContext } from '../context.ts';
 import type { ChatMessage, ModelProvider, ToolCall } from './model.ts';
 import { ModelError } from './model.ts';
@@ -109,6 +110,9 @@ export async function runTurn(model: ModelProvider, tools: ChatTools, turn: Turn
     const reply = await model.complete({ messages, tools: specs, toolChoice: round < MAX_TOOL_ROUNDS ? 'auto' : 'none' });
     if (!reply.toolCalls.length || round >= MAX_TOOL_ROUNDS) {
       if (!reply.content?.trim()) throw new ModelError('model gave an empty answer');
+      if (endedInUpstreamFailure(calls.map((c) => c.outcome))) {
+        throw new ApiError('upstream_error', 'A data source this answer needed failed; this turn was not charged. Try again.');
+      }
       return { answer: reply.content.trim(), citations: citationsOf(calls), toolCalls: calls.map(({ call, outcome }) => ({ name: call.name, arguments: parseArgs(call.arguments), ok: outcome.ok })) };
     }
     messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls });
@@ -118,6 +122,15 @@ export async function runTurn(model: ModelProvider, tools: ChatTools, turn: Turn
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content });
     }
   }
+}
+
+/**
+ * True when the lookups produced nothing but an upstream failure (502): the answer could
+ * only say the source failed, so the turn is refused with 502 and refunded, not charged.
+ */
+export function endedInUpstreamFailure(outcomes: ToolOutcome[]): boolean {
+  const is502 = (o: ToolOutcome) => !o.ok && o.error !== undefined && ERRORS[o.error as ErrorCode]?.status === 502;
+  return outcomes.length > 0 && !outcomes.some((o) => o.ok) && outcomes.some(is502);
 }
 
 function citationsOf(calls: Array<{ call: ToolCall; outcome: ToolOutcome }>): Citation[] {

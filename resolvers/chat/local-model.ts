@@ -1,65 +1,19 @@
 /**
  * The built-in deterministic assistant: what answers when no language model is configured
- * (and in tests). It is not a language model and says so. It picks tools by matching the
- * question's code-like tokens against each tool's parameter patterns (an ATC code, an NDC,
- * a GTIN …) and otherwise sends the question's key word to a free-text search tool, then
- * reads the tool answers back as plain sentences. Same question, same tools, same answer.
+ * (and in tests). It is not a language model and says so. It picks tools from the question's
+ * intent and codes (local-plan.ts: interactions, prices, pack codes, ATC codes …), then reads
+ * the tool answers back as plain sentences. Same question, same tools, same answer.
  */
-import type { ChatMessage, ModelProvider, ModelReply, ModelRequest, ToolCall, ToolSpec } from './model.ts';
+import { followUp, planCalls } from './local-plan.ts';
+import type { PlannedCall } from './local-plan.ts';
+import type { ChatMessage, ModelProvider, ModelReply, ModelRequest, ToolCall } from './model.ts';
 
 export const LOCAL_DISCLAIMER = 'I am drugref\'s built-in catalogue assistant, not a language model: I look records up with the service\'s own operations and quote what they return.';
 
 const MAX_CALLS = 3;
-const STOP_WORDS = new Set(('what which who whose is are was the a an of for to in on about me tell show give find list does do can could please '
-  + 'and or with any there their its it this that these those drug drugs medicine medicines code codes class atc information info '
-  + 'called named name brand brands product products substance how many much price prices cost hello hey thanks thank you your '
-  + 'help there here know want need would like').split(' '));
-const FREE_TEXT = ['q', 'query', 'name', 'search'];
 
-interface Property { type?: unknown; pattern?: unknown }
-
-function propertiesOf(tool: ToolSpec): Record<string, Property> {
-  return (tool.parameters.properties as Record<string, Property> | undefined) ?? {};
-}
-
-function requiredOf(tool: ToolSpec): string[] {
-  return (tool.parameters.required as string[] | undefined) ?? [];
-}
-
-/** Tokens that look like codes: at least three characters and a digit. */
-function codeTokens(text: string): string[] {
-  return [...new Set(text.split(/[^A-Za-z0-9:._-]+/).map((t) => t.replace(/[.:_-]+$/, '')).filter((t) => t.length >= 3 && /\d/.test(t)))];
-}
-
-/** Searches that default to one country are asked for every country, when the tool allows it. */
-function allCountries(tool: ToolSpec): Record<string, string> {
-  const country = propertiesOf(tool).country as (Property & { enum?: unknown }) | undefined;
-  if (!country) return {};
-  const allowed = Array.isArray(country.enum) ? country.enum.includes('ALL') : typeof country.pattern === 'string' ? new RegExp(country.pattern).test('ALL') : country.type === 'string';
-  return allowed ? { country: 'ALL' } : {};
-}
-
-function planCalls(question: string, tools: ToolSpec[]): ToolCall[] {
-  const calls: Array<{ name: string; args: Record<string, string> }> = [];
-  for (const token of codeTokens(question)) {
-    for (const tool of tools) {
-      const match = Object.entries(propertiesOf(tool)).find(([, p]) => typeof p.pattern === 'string' && new RegExp(p.pattern).test(token));
-      if (match && requiredOf(tool).every((r) => r === match[0])) {
-        calls.push({ name: tool.name, args: { [match[0]]: token } });
-        break;
-      }
-    }
-  }
-  if (!calls.length) {
-    const words = question.toLowerCase().split(/[^a-z0-9-]+/).filter((w) => w.length > 2 && !STOP_WORDS.has(w));
-    const subject = words.sort((a, b) => b.length - a.length)[0];
-    // A tool named as a search beats other free-text tools (class browsers, enrichment look-ups).
-    const candidates = tools.filter((t) => FREE_TEXT.some((f) => f in propertiesOf(t)) && requiredOf(t).every((r) => FREE_TEXT.includes(r)));
-    const search = candidates.find((t) => t.name.startsWith('search')) ?? candidates[0];
-    const field = search && FREE_TEXT.find((f) => f in propertiesOf(search));
-    if (subject && search && field) calls.push({ name: search.name, args: { [field]: subject, ...allCountries(search) } });
-  }
-  return calls.slice(0, MAX_CALLS).map((c, i) => ({ id: `local_${i + 1}`, name: c.name, arguments: JSON.stringify(c.args) }));
+function toToolCalls(calls: PlannedCall[], round: number): ToolCall[] {
+  return calls.slice(0, MAX_CALLS).map((c, i) => ({ id: `local_${round}_${i + 1}`, name: c.name, arguments: JSON.stringify(c.args) }));
 }
 
 const LABELS: Array<[string, string]> = [
@@ -77,6 +31,44 @@ function describeRecord(record: Record<string, unknown>): string {
   return parts.join('; ') || JSON.stringify(record).slice(0, 300);
 }
 
+type Row = Record<string, unknown>;
+const rowsOf = (value: unknown): Row[] => (Array.isArray(value) ? value.filter((r): r is Row => !!r && typeof r === 'object') : []);
+
+/** An interaction check: which pairs interact, how severely, or that none was found. */
+function describeInteractions(name: string, body: Row): string | null {
+  if (!Array.isArray(body.interactions) || body.pairs_checked === undefined) return null;
+  const labels = rowsOf(body.inputs).map((i) => String(i.label ?? i.reference ?? '?'));
+  const unresolved = Array.isArray(body.unresolved) && body.unresolved.length ? ` Not recognised: ${body.unresolved.join(', ')}.` : '';
+  const rows = rowsOf(body.interactions);
+  if (!rows.length) return `${name} checked ${String(body.pairs_checked)} pair(s) of ${labels.join(', ') || 'the drugs given'} and found no interaction in its data set.${unresolved}`;
+  const shown = rows.slice(0, 5).map((r) => {
+    const rule = (r.rule ?? {}) as Row;
+    return `${String(rule.a ?? '?')} + ${String(rule.b ?? '?')}: ${String(r.severity ?? 'unknown severity')}${r.description ? ` (${String(r.description)})` : ''}`;
+  });
+  return `${name} found ${rows.length} interacting pair(s): ${shown.join('; ')}.${unresolved}`;
+}
+
+/** A market overview: price per defined daily dose (or per unit/pack) in USD per country. */
+function describeMarkets(name: string, body: Row): string | null {
+  if (!Array.isArray(body.markets)) return null;
+  const priced = rowsOf(body.markets).map((m) => {
+    const [value, basis] = m.price_per_ddd_usd != null ? [m.price_per_ddd_usd, 'per DDD'] : m.unit_price_usd != null ? [m.unit_price_usd, 'per unit'] : [m.pack_price_usd, 'per pack'];
+    return value == null ? null : `${String(m.country)} ${Number(value).toFixed(2)} USD ${basis}`;
+  }).filter((x): x is string => x !== null);
+  return priced.length ? `${name}: median price by market: ${priced.join(', ')}.` : `${name} found no market price it could convert to USD.`;
+}
+
+/** A drug profile's packs and their prices. */
+function describePackPrices(name: string, body: Row): string | null {
+  if (!('pack_prices' in body) || !body.drug || typeof body.drug !== 'object') return null;
+  const drug = body.drug as Row;
+  const packs = rowsOf(body.pack_prices).slice(0, 5).map((p) => {
+    const prices = rowsOf(p.prices).map((x) => `${String(x.kind)} ${String(x.amount)} ${String(x.currency)}`);
+    return `${String(p.description ?? 'pack')}${prices.length ? `: ${prices.join(', ')}` : ': no price'}`;
+  });
+  return `${name}: ${String(drug.product_name ?? drug.id)} (${String(drug.country ?? '')}) ${packs.length ? `packs and prices: ${packs.join('; ')}` : 'has no pack prices'}.`;
+}
+
 function describeAnswer(name: string, content: string): string {
   let body: unknown;
   try {
@@ -87,6 +79,8 @@ function describeAnswer(name: string, content: string): string {
   if (!body || typeof body !== 'object') return `${name} found nothing.`;
   const record = body as Record<string, unknown>;
   if (typeof record.error === 'string') return `${name} could not answer (${record.error}): ${String(record.message ?? '')}`;
+  const special = describeInteractions(name, record) ?? describeMarkets(name, record) ?? describePackPrices(name, record);
+  if (special) return special;
   const listKey = LIST_KEYS.find((k) => Array.isArray(record[k]));
   const list = Array.isArray(body) ? body : listKey ? (record[listKey] as unknown[]) : null;
   if (list) {
@@ -113,10 +107,12 @@ export class LocalModel implements ModelProvider {
     const results = req.messages.slice(at + 1).filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool');
     if (!results.length && req.toolChoice === 'auto') {
       const calls = planCalls(question, req.tools);
-      if (calls.length) return { content: null, toolCalls: calls };
+      if (calls.length) return { content: null, toolCalls: toToolCalls(calls, 1) };
       const names = req.tools.map((t) => t.name).join(', ') || 'none for this key';
       return { content: `${LOCAL_DISCLAIMER} I could not match your question to a catalogue lookup. Ask with a code (for example an ATC code such as N02BE01) or a drug or substance name. Lookups available: ${names}.`, toolCalls: [] };
     }
+    const next = req.toolChoice === 'auto' ? followUp(question, req.tools, results) : null;
+    if (next) return { content: null, toolCalls: toToolCalls([next], 2) };
     const lines = results.map((r) => describeAnswer(r.name, r.content));
     return { content: [LOCAL_DISCLAIMER, ...lines].join('\n'), toolCalls: [] };
   }

@@ -48,6 +48,7 @@ async function chatTurn(_: unknown, args: { turn: unknown }, ctx: RequestContext
       usage: { answersCharged: cost, fromAllowance: r.fromAllowance, fromPacks: r.fromPacks, allowanceLeft: r.allowanceLeft, packCreditsLeft: r.packCreditsLeft, resets: r.resets },
     };
   } catch (err) {
+    // Whatever ends the turn before an answer (model failure, upstream 502) is not charged.
     await refundAnswers(ctx.db, r);
     if (err instanceof ModelError) {
       ctx.log.warn({ provider: model.provider, reason: err.message }, 'chat model failed; turn refunded');

@@ -30,6 +30,8 @@ export interface ToolOutcome {
   path: string;
   /** The parsed answer (ok) for citation; null on error. */
   body: unknown;
+  /** The error code of a failed call (`upstream_error`, `not_found` …). */
+  error?: string;
 }
 
 /** The tools of one caller: what to offer the model, and running one call. */
@@ -65,7 +67,7 @@ export function createChatTools(): ChatTools {
 
     async call(name, rawArguments, ctx) {
       const tool = runnable(ctx).find((t) => t.definition.name === name);
-      const fail = (error: string, message: string, path = '') => ({ ok: false, content: JSON.stringify({ error, message }), path, body: null });
+      const fail = (error: string, message: string, path = ''): ToolOutcome => ({ ok: false, content: JSON.stringify({ error, message }), path, body: null, error });
       if (!tool) return fail('unknown_tool', `No tool named ${name} is available to this key.`);
       const args = parseArguments(rawArguments);
       if (!args) return fail('validation', 'Tool arguments must be a JSON object.');

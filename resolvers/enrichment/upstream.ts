@@ -4,6 +4,7 @@
  * reach it and to report where its answer came from.
  */
 import type { RequestContext } from '../context.ts';
+import { isApiError } from '../../platform/errors.ts';
 import { noteCache } from '../../platform/upstream/client.ts';
 import type { Fetched, UpstreamCall, UpstreamClient } from '../../platform/upstream/client.ts';
 import type { HttpSourceId } from '../../platform/upstream/sources.ts';
@@ -24,7 +25,13 @@ export function upstreamOf(ctx: RequestContext): UpstreamClient {
 
 /** Fetches through the cache and folds the answer's origin into `x-service-cache`. */
 export async function fetchSource<T>(ctx: RequestContext, source: HttpSourceId, call: UpstreamCall): Promise<Fetched<T>> {
-  const answer = await upstreamOf(ctx).fetch<T>(source, call);
-  noteCache(ctx.response.headers, answer.cache);
-  return answer;
+  try {
+    const answer = await upstreamOf(ctx).fetch<T>(source, call);
+    noteCache(ctx.response.headers, answer.cache);
+    return answer;
+  } catch (err) {
+    // A 502 was asked of the upstream now and nothing cached could stand in: `live`.
+    if (isApiError(err) && err.status === 502) noteCache(ctx.response.headers, 'live');
+    throw err;
+  }
 }

@@ -164,6 +164,18 @@ describe('BYOL vault without a master key', () => {
     expect(get.statusCode).toBe(200);
     expect(get.json().configured).toBe(false);
   });
+
+  it('logs the 503 refusals at warn without a stack: they are expected, not faults', () => {
+    const refusals = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; code?: string; err?: unknown })
+      .filter((entry) => entry.code === 'unavailable');
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const entry of refusals) {
+      expect(entry.level).toBe(40);
+      expect(entry.msg).toBe('request refused');
+      expect(entry.err).toBeUndefined();
+    }
+    expect(t.logs.join('\n')).not.toMatch(/"level":50/);
+  });
 });
 
 describe('BYOL master key rotation', () => {

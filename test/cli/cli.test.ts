@@ -30,10 +30,38 @@ describe.skipIf(testBackend() === 'postgres')('the drugref command', { timeout: 
 
   it('refuses an unknown tier or scope with a message and a non-zero exit', async () => {
     const tier = await runCli(['keys', 'create', '--tier', 'platinum'], env);
-    expect(tier.code).not.toBe(0);
-    expect(tier.stderr).toContain('--tier is required');
+    expect(tier.code).toBe(2);
+    expect(tier.stderr).toContain('unknown tier "platinum"; tiers: developer, pro, starter, growth, enterprise');
     const scope = await runCli(['keys', 'create', '--tier', 'pro', '--scopes', 'drugs:write'], env);
+    expect(scope.code).toBe(2);
     expect(scope.stderr).toContain('Unknown scope(s): drugs:write');
+  });
+
+  it('refuses scopes outside the tier instead of creating a key the API would narrow', async () => {
+    const res = await runCli(['keys', 'create', '--tier', 'developer', '--account', 'narrow', '--scopes', 'drugs:read,webhooks:write'], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('scope(s) webhooks:write are not in the developer tier; it grants: drugs:read, atc:read, changes:read, chat:write');
+    expect((await runCli(['accounts', 'list'], env)).stdout).not.toContain('narrow');
+  });
+
+  it('answers --help on the program and on each command with exit 0, and names an unknown command (exit 2)', async () => {
+    const top = await runCli(['--help'], env);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toMatch(/^Usage: drugref \[options\] \[command\]/);
+    for (const name of ['serve', 'worker', 'keys', 'accounts', 'byol', 'ingest', 'sync', 'demo', 'upstream-cache', 'reference']) expect(top.stdout).toContain(name);
+    const create = await runCli(['keys', 'create', '--help'], env);
+    expect(create.code).toBe(0);
+    expect(create.stdout).toContain('--tier <tier>');
+    const ingest = await runCli(['ingest', '--help'], env);
+    expect(ingest.code).toBe(0);
+    expect(ingest.stdout).toContain('who-atc');
+    // Help loads no command module, so not even a broken configuration stands in its way.
+    const broken = await runCli(['--help'], { ...env, KEY_CACHE_TTL_MS: 'soon' });
+    expect(broken.code).toBe(0);
+    expect((await runCli(['keys', 'list'], { ...env, KEY_CACHE_TTL_MS: 'soon' })).stderr).toContain('KEY_CACHE_TTL_MS');
+    const unknown = await runCli(['frobnicate'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
   });
 
   it('lists keys by prefix and last four only, lists accounts, and revokes by last four', async () => {

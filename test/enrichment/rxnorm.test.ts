@@ -87,6 +87,7 @@ describe('GET /v1/rxnorm/{rxcui}', () => {
     const res = await t.app.inject({ url: '/v1/rxnorm/999999', headers: bearer(key) });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'not_found', message: 'RxNorm concept was not found.' });
+    expect(res.headers['x-service-cache']).toMatch(/^(live|db)$/);
   });
 
   it('answers 422 for an rxcui that is not digits', async () => {
@@ -109,6 +110,8 @@ describe('GET /v1/rxnorm/{rxcui}', () => {
     t.fake.failing.clear();
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ error: 'upstream_error', message: 'An upstream data source failed; try again later.' });
+    // Asked now, nothing cached to stand in: the failed answer is a live one.
+    expect(res.headers['x-service-cache']).toBe('live');
     expect(res.body).not.toContain('UPSTREAM-INTERNAL');
     expect(res.body).not.toContain('500');
     // One attempt plus one bounded retry reached the fake.

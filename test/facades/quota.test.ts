@@ -49,6 +49,8 @@ describe('quota', () => {
     expect((await t.app.inject({ url: '/v1/atc/9', headers: bearer(a) })).statusCode).toBe(422);
     const cached = await t.app.inject({ url: '/v1/atc/N02', headers: { ...bearer(b), 'if-none-match': first.headers.etag as string } });
     expect(cached.statusCode).toBe(304);
+    expect(cached.headers['x-ratelimit-remaining']).toBe('6');
+    expect(cached.headers['x-service-tier']).toBe('developer');
     const next = await t.app.inject({ url: '/v1/atc/N02', headers: bearer(a) });
     expect(next.headers['x-ratelimit-remaining']).toBe('5');
   });

@@ -119,6 +119,15 @@ describe('POST /v1/graphql refusals (one query per rule)', () => {
     expect(body.message).toContain('Cannot query field "sources" on type "Query".');
   });
 
+  it('reports each validation error once', async () => {
+    const body = await refused('{ atc(code: 1) { nope } }', 'invalid');
+    expect(body.errors.map((e) => e.message)).toEqual([
+      'String cannot represent a non string value: 1',
+      'Cannot query field "nope" on type "AtcNode". Did you mean "code" or "name"?',
+    ]);
+    expect(body.message.match(/Cannot query field/g)).toHaveLength(1);
+  });
+
   it('refuses a variable of the wrong type before executing', async () => {
     const body = await refused('query ($code: String!) { atc(code: $code) { code } }', 'invalid', { code: 7 });
     expect(body.message).toContain('Variable "$code" got invalid value 7');

@@ -71,6 +71,7 @@ describe.runIf(testBackend() === 'pglite')('drugref ingest (child process)', () 
   it('exits 2 with the adapter list on an unknown adapter', async () => {
     const run = await drugref(dir, 'no-such-register', 'x.csv');
     expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown adapter "no-such-register"');
     expect(run.stderr).toContain('who-atc');
   }, CLI_TIMEOUT);
 });
