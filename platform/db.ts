@@ -10,6 +10,7 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { validationError } from './errors.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -44,6 +45,17 @@ export interface DatabaseOptions {
   onError?: (err: Error) => void;
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000 and refuses the whole statement. The facades refuse NUL in
+ * every declared field first; this is the net under every other path (public GraphQL
+ * arguments, register data), so a NUL is a 422 `validation`, never a database error.
+ */
+function refuseNul(params: unknown[] | undefined): void {
+  if (params?.some((p) => typeof p === 'string' ? p.includes('\u0000') : Array.isArray(p) && p.some((v) => typeof v === 'string' && v.includes('\u0000')))) {
+    throw validationError('Invalid request: a text value contains a NUL (U+0000) character.');
+  }
+}
+
 class PoolDatabase implements Database {
   roundTrips = 0;
 
@@ -55,6 +67,7 @@ class PoolDatabase implements Database {
   ) {}
 
   async query<R extends QueryResultRow>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+    refuseNul(params);
     this.roundTrips++;
     const result = await this.pool.query<R>(text, params);
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
@@ -79,6 +92,7 @@ class PoolDatabase implements Database {
   private clientQueryable(client: PoolClient): Queryable {
     return {
       query: async <R extends QueryResultRow>(text: string, params?: unknown[]) => {
+        refuseNul(params);
         this.roundTrips++;
         const result = await client.query<R>(text, params);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };

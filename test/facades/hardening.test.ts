@@ -71,6 +71,17 @@ describe('hardening against malformed input', () => {
     expect(fieldsOf(expectErrorBody(res, 'validation'))).toContain('drugs.1');
   });
 
+  it('answers a NUL byte in a public GraphQL argument as a validation field error, never a database error', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/graphql', headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: { query: 'query ($q: String!) { drugs(q: $q) { count } }', variables: { q: 'ibu\u0000profen' } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().errors).toEqual([expect.objectContaining({
+      message: 'Invalid request: a text value contains a NUL (U+0000) character.', path: ['drugs'], extensions: expect.objectContaining({ code: 'validation' }),
+    })]);
+  });
+
   it('refuses NUL and 32-bit overflow in MCP tool arguments exactly like REST', async () => {
     for (const args of [{ q: 'ibu\u0000profen', country: 'ALL' }, { q: 'ibuprofen', country: 'ALL', limit: 'Infinity' }]) {
       const res = await mcpPost(t, key, rpc('tools/call', { name: 'search_drugs', arguments: args }));
