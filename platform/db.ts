@@ -26,11 +26,33 @@ export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs `fn` in BEGIN/COMMIT on one connection; ROLLBACK when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Reads a query's rows through a server-side cursor (`DECLARE … NO SCROLL CURSOR` and
+   * `FETCH batchSize`) in one read-only REPEATABLE READ transaction on one connection, so
+   * memory holds one batch however many rows match. Each batch comes with that
+   * transaction, for follow-up reads of the same snapshot (on PGlite it is the only
+   * connection). Ending the iteration early (`return()`, e.g. a client that went away)
+   * closes the transaction and releases the connection.
+   */
+  stream<R extends QueryResultRow = Record<string, unknown>>(text: string, params: unknown[], options: { batchSize: number }): AsyncGenerator<StreamBatch<R>, void, undefined>;
   /** Round trips made so far (tests assert deterministic query counts with it). */
   readonly roundTrips: number;
   /** The embedded database's files as a tarball (PGlite only), to clone it fast in tests. */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+/**
+ * `application_name` of a `stream`'s transaction while it is open. Such a transaction is
+ * read-only, so it can never commit a change behind a reader: the change feed's visibility
+ * horizon leaves it out and a long export does not hold the feed back.
+ */
+export const STREAM_APPLICATION_NAME = 'drugref-stream';
+
+/** One batch of a `stream`: its rows and the transaction they were read in. */
+export interface StreamBatch<R> {
+  rows: R[];
+  tx: Queryable;
 }
 
 export interface DatabaseOptions {
@@ -85,6 +107,32 @@ class PoolDatabase implements Database {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
+      client.release();
+    }
+  }
+
+  async *stream<R extends QueryResultRow>(text: string, params: unknown[], options: { batchSize: number }): AsyncGenerator<StreamBatch<R>, void, undefined> {
+    const batchSize = options.batchSize;
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    refuseNul(params);
+    const client = await this.pool.connect();
+    const tx = this.clientQueryable(client);
+    let done = false;
+    try {
+      await tx.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await tx.query(`SET LOCAL application_name = '${STREAM_APPLICATION_NAME}'`);
+      await tx.query(`DECLARE drugref_stream NO SCROLL CURSOR FOR ${text}`, params);
+      for (;;) {
+        const { rows } = await tx.query<R>(`FETCH ${batchSize} FROM drugref_stream`);
+        if (rows.length) yield { rows, tx };
+        if (rows.length < batchSize) break;
+      }
+      await tx.query('CLOSE drugref_stream');
+      await tx.query('COMMIT');
+      done = true;
+    } finally {
+      // Early return or failure: nothing was written, so ROLLBACK is the cheap, safe end.
+      if (!done) await client.query('ROLLBACK').catch(() => undefined);
       client.release();
     }
   }

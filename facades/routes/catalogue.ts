@@ -1,6 +1,7 @@
 /** Route-table entries of the catalogue: search, drug record, lookup, equivalents, monograph. */
 import { CH_DEFAULT_DEPRECATED_AT, deprecationHeaders } from '../http/deprecation.ts';
 import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
+import { catalogueExport } from '../../resolvers/catalogue/export.ts';
 import type { RouteDef, RouteInput } from './types.ts';
 
 /** Where the deprecated implicit `country=CH` default is explained. */
@@ -45,7 +46,44 @@ const SUBSTANCE = `unii name names provisional moietyUnii moiety { unii name } s
   atcClasses { code name level } classes { system code label } drugCount markets drugs { ${DRUG_ITEM} }
   identity { key status basis confidence normalisedName names evidence candidates } links { key name source provisional basis confidence } ${SOURCES}`;
 
+/** One line of the catalogue export: the drug record's main fields with its packs. */
+export const DRUG_EXPORT = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
+  authorisationStatus veterinary dispensingCategory
+  ingredients { unii name strengthValue strengthUnit strengthText }
+  identifiers { system code packId } packs { ${PACK} }`;
+const EXPORT_DOCUMENT = `query ($id: ID!) { drug(id: $id) { ${DRUG_EXPORT} } }`;
+
+const exportCatalogue: RouteDef = {
+  operationId: 'exportCatalogue',
+  method: 'GET',
+  path: '/v1/catalogue/export',
+  scope: 'drugs:read',
+  summary: 'One register country\'s current products with packs, prices and identifiers, streamed as NDJSON.',
+  description: 'One product per line: the main fields of the drug record (`GET /v1/drugs/{id}`) with `ingredients`, `identifiers` and `packs` (prices and identifiers included). Products several sources describe appear once, as their representative with every member\'s packs; veterinary products and bulk ingredients are included and say so (`veterinary`, `attributes` stay on the full record). The last line is `{"_end": {"country", "count", "as_of"}}`; a stream without it is incomplete (a failure part way ends it with an `_error` line). Counted as one request. Not an MCP tool.',
+  tags: ['drugs'],
+  query: {
+    type: 'object',
+    required: ['country'],
+    additionalProperties: false,
+    properties: { country: { type: 'string', enum: [...JURISDICTIONS], description: 'ISO 3166-1 alpha-2 of one register.' } },
+  },
+  document: EXPORT_DOCUMENT,
+  stream: (ctx, input) => catalogueExport(ctx, String(input.query.country), EXPORT_DOCUMENT),
+  responseType: 'application/x-ndjson',
+  response: {
+    description: 'NDJSON: one product per line, then one `_end` line.',
+    oneOf: [
+      { type: 'object', required: ['id', 'packs'], properties: { id: { type: 'string', format: 'uuid' }, product_name: { type: 'string' }, country: { type: 'string' }, identifiers: { type: 'array' }, packs: { type: 'array' } } },
+      { type: 'object', required: ['_end'], properties: { _end: { type: 'object', properties: { country: { type: 'string' }, count: { type: 'integer' }, as_of: { type: 'string', format: 'date-time' } } } } },
+      { type: 'object', required: ['_error'], properties: { _error: { type: 'object' } } },
+    ],
+  },
+  statuses: [200, 401, 403, 422],
+  mcp: false,
+};
+
 export const catalogueRoutes: RouteDef[] = [
+  exportCatalogue,
   {
     operationId: 'searchDrugs',
     method: 'GET',

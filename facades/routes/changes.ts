@@ -1,4 +1,5 @@
 /** Route-table entries of the change feed and webhook subscriptions. */
+import { changesExport } from '../../resolvers/changes/export.ts';
 import type { RouteDef } from './types.ts';
 
 const CHANGE = 'id tableName naturalKey drugId changeType before after source occurredAt';
@@ -43,6 +44,38 @@ const listChanges: RouteDef = {
     name: 'list_changes',
     description: 'Read the drug register change feed (new, changed, withdrawn or recalled products, packs and prices), oldest first. Pass the returned next_cursor as cursor to continue, or since (ISO timestamp) to start at a date.',
   },
+};
+
+const exportChanges: RouteDef = {
+  operationId: 'exportChanges',
+  method: 'GET',
+  path: '/v1/changes/export',
+  scope: 'changes:read',
+  summary: 'The whole change feed from `since` or a cursor to the present, streamed as NDJSON.',
+  description: 'One change record per line, exactly as `/v1/changes` lists them, oldest first, up to the visibility horizon; the last line is `{"_end": {"cursor", "count", "horizon"}}`, whose `cursor` (the same kind `/v1/changes` takes) resumes right after the last record. A stream without `_end` is incomplete: a failure part way ends it with `{"_error": {…, "cursor"}}`, whose cursor resumes after the last record sent. Counted as one request however many lines. Not an MCP tool.',
+  tags: ['changes'],
+  query: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      since: { type: 'string', description: 'ISO 8601 date or timestamp with a zone; changes at or after it. Not with `cursor`.' },
+      cursor: { type: 'string', maxLength: 200, description: 'Opaque cursor: `next_cursor` of /v1/changes or `_end.cursor` of a previous export.' },
+    },
+  },
+  // Streamed by `stream`; the document is only compiled.
+  document: 'query { __typename }',
+  stream: (ctx, input) => changesExport(ctx, { since: input.query.since as string | undefined, cursor: input.query.cursor as string | undefined }),
+  responseType: 'application/x-ndjson',
+  response: {
+    description: 'NDJSON: change records, then one `_end` line.',
+    oneOf: [
+      CHANGE_SCHEMA,
+      { type: 'object', required: ['_end'], properties: { _end: { type: 'object', properties: { cursor: { type: 'string' }, count: { type: 'integer' }, horizon: { type: 'string', format: 'date-time' } } } } },
+      { type: 'object', required: ['_error'], properties: { _error: { type: 'object' } } },
+    ],
+  },
+  statuses: [200, 401, 403, 422],
+  mcp: false,
 };
 
 const createWebhook: RouteDef = {
@@ -96,4 +129,4 @@ const listWebhooks: RouteDef = {
   mcp: false,
 };
 
-export const changesRoutes: RouteDef[] = [listChanges, createWebhook, deleteWebhook, listWebhooks];
+export const changesRoutes: RouteDef[] = [listChanges, exportChanges, createWebhook, deleteWebhook, listWebhooks];

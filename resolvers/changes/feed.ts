@@ -29,7 +29,7 @@ export interface ChangePage {
 // Date only, or date and time with seconds optional, fraction up to microseconds and a zone.
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
 
-function checkArgs(args: ChangesArgs): { since: string | null; cursor: string | null; limit: number } {
+export function checkArgs(args: ChangesArgs): { since: string | null; cursor: string | null; limit: number } {
   const limit = args.limit ?? DEFAULT_CHANGES_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES_LIMIT) {
     throw validationError(`limit must be an integer from 1 to ${MAX_CHANGES_LIMIT}.`, [{ location: 'query', field: 'limit', message: `must be 1 to ${MAX_CHANGES_LIMIT}` }]);
@@ -46,7 +46,7 @@ function checkArgs(args: ChangesArgs): { since: string | null; cursor: string | 
 }
 
 /** The horizon and, when given, `since` in the canonical microsecond form. */
-async function bounds(ctx: RequestContext, since: string | null): Promise<{ horizon: string; since: string | null }> {
+export async function bounds(ctx: RequestContext, since: string | null): Promise<{ horizon: string; since: string | null }> {
   const horizon = await visibilityHorizon(ctx.db);
   if (since === null) return { horizon, since: null };
   try {

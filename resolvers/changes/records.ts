@@ -3,6 +3,7 @@
  * keyset reads over `(occurred_at, id)`, and the visibility horizon that keeps a reader
  * from stepping past a change that is written but not yet committed.
  */
+import { STREAM_APPLICATION_NAME } from '../../platform/db.ts';
 import type { Queryable } from '../../platform/db.ts';
 
 /** The four change types of the `changes` table (migration 0002) and their events. */
@@ -36,7 +37,7 @@ export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 /** UTC text with microseconds; fixed width, so these strings sort like the timestamps. */
 export const ISO_US = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
-interface ChangeRow {
+export interface ChangeRow {
   id: string;
   table_name: string;
   natural_key: unknown;
@@ -50,10 +51,10 @@ interface ChangeRow {
 
 // The text form gets its own alias: ORDER BY occurred_at must name the column, not an
 // output column, or PostgreSQL would sort text and skip the (occurred_at, id) index.
-const COLUMNS = `id, table_name, natural_key, drug_id, change_type, before, after, source,
+export const CHANGE_COLUMNS = `id, table_name, natural_key, drug_id, change_type, before, after, source,
   to_char(occurred_at AT TIME ZONE 'UTC', ${ISO_US}) AS occurred_iso`;
 
-function toRecord(row: ChangeRow): ChangeRecord {
+export function toRecord(row: ChangeRow): ChangeRecord {
   return {
     id: row.id,
     tableName: row.table_name,
@@ -89,14 +90,17 @@ export function toWire(change: ChangeRecord): Record<string, unknown> {
  * start means no change can later appear behind a position already handed out. On PGlite
  * (one connection) there is no other transaction and the horizon is simply "now".
  * Only sessions of the same role show their `xact_start`, so the writer must connect
- * with the service's role (docs/webhooks.md).
+ * with the service's role (docs/webhooks.md). Read-only exports (`Database.stream`, named
+ * by `STREAM_APPLICATION_NAME`) write nothing and are left out, so a slow export never
+ * holds the horizon back.
  */
 export async function visibilityHorizon(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ horizon: string }>(
     `SELECT to_char(least(clock_timestamp(), (
               SELECT min(xact_start) FROM pg_stat_activity
                WHERE datname = current_database() AND pid <> pg_backend_pid()
-                 AND backend_type = 'client backend' AND xact_start IS NOT NULL)
+                 AND backend_type = 'client backend' AND xact_start IS NOT NULL
+                 AND application_name IS DISTINCT FROM '${STREAM_APPLICATION_NAME}')
             ) AT TIME ZONE 'UTC', ${ISO_US}) AS horizon`,
   );
   return rows[0]!.horizon;
@@ -115,7 +119,7 @@ export async function readChanges(
   const typeFilter = options.types ? `AND change_type = ANY($5::text[])` : '';
   if (options.types) params.push(options.types);
   const { rows } = await db.query<ChangeRow>(
-    `SELECT ${COLUMNS} FROM changes
+    `SELECT ${CHANGE_COLUMNS} FROM changes
       WHERE (occurred_at, id) > ($1::timestamptz, $2::uuid) AND occurred_at < $3::timestamptz ${typeFilter}
       ORDER BY occurred_at, id
       LIMIT $4`,
