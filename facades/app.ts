@@ -28,6 +28,7 @@ import { schemaGuardsAjvPlugin } from './http/schema-guards.ts';
 import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
 import { registerOpenApi } from './rest/openapi.ts';
+import { createReceiptIssuer, JWKS_OPERATION, registerJwks } from './http/receipts.ts';
 import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
 import { buildTools } from './mcp/tools.ts';
@@ -106,10 +107,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deps: AppDeps = { config, db, now, services, toolbox: { engine, tools: buildTools(routes) } };
   const guard = createGuard(db, now, new KeyCache(config.keyCacheTtlMs, now), config.upgradeUrl);
   await app.register(pipelinePlugin, { guard, db, now });
-  registerRestRoutes(app, engine, deps, routes);
+  // One receipt issuer per app: the REST routes sign with it and the JWKS publishes its keys.
+  const receipts = createReceiptIssuer(config, db, now);
+  registerRestRoutes(app, engine, deps, routes, receipts);
+  registerJwks(app, receipts, config);
   registerPublicGraphql(app, engine, deps);
   registerMcp(app, deps, API_VERSION);
-  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS], config, API_VERSION);
+  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION);
   registerOperations(app, db);
   return app;
 }

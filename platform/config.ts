@@ -4,6 +4,8 @@
  * a typed `Config`. Tests build their own with `testConfig`.
  */
 import { resolve } from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { parsePrivateKey, parsePublicKeys, ReceiptKeyError } from './crypto/receipts.ts';
 import { HTTP_SOURCES, LOCAL_SOURCES, SOURCE_DEFAULTS, envName } from './upstream/sources.ts';
 import type { SourceId } from './upstream/sources.ts';
 import { SYNC_SOURCES, syncEnvName } from '../workers/sync/sources.ts';
@@ -66,6 +68,15 @@ export interface Config {
   /** Where the hosted checkout sends the buyer back. */
   checkoutSuccessUrl: string;
   checkoutCancelUrl: string;
+  /**
+   * Ed25519 key that signs no-retention receipts (RECEIPT_SIGNING_KEY, PKCS8 PEM or private
+   * JWK); null falls back to a key generated once and kept in the database. Never logged.
+   */
+  receiptSigningKey: KeyObject | null;
+  /** Public keys of rotated-out signing keys, still published at /.well-known/jwks.json. */
+  receiptPreviousKeys: KeyObject[];
+  /** The receipts' `iss` claim. */
+  receiptIssuer: string;
   /** Enrichment sources: the upstream client, its cache and the licensed crosswalk. */
   upstream: UpstreamConfig;
   /** Register downloads of the sync worker (workers/sync/, docs/sync.md). */
@@ -250,6 +261,24 @@ function key32(env: Env, name: string): string | null {
   return raw;
 }
 
+/**
+ * Receipt keys: RECEIPT_SIGNING_KEY (PKCS8 PEM or private JWK) signs; rotating means moving
+ * its public JWK into RECEIPT_PREVIOUS_PUBLIC_KEYS (a JWKS or JSON array) and setting a new
+ * signing key. Parsed here so a bad key fails the start; messages never quote key material.
+ */
+function receiptConfig(env: Env): Pick<Config, 'receiptSigningKey' | 'receiptPreviousKeys' | 'receiptIssuer'> {
+  const read = <T>(name: string, parse: (text: string) => T): T => {
+    try { return parse(env[name]!); } catch (error) {
+      throw new ConfigError(`${name}: ${error instanceof ReceiptKeyError ? error.message : 'invalid key'}`);
+    }
+  };
+  return {
+    receiptSigningKey: env.RECEIPT_SIGNING_KEY ? read('RECEIPT_SIGNING_KEY', (t) => parsePrivateKey(t)) : null,
+    receiptPreviousKeys: env.RECEIPT_PREVIOUS_PUBLIC_KEYS ? read('RECEIPT_PREVIOUS_PUBLIC_KEYS', (t) => parsePublicKeys(t)) : [],
+    receiptIssuer: env.RECEIPT_ISSUER || 'drugref',
+  };
+}
+
 /** Reads and validates the environment. Throws with the offending variable's name. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.DATA_DIR || './.data';
@@ -281,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     checkoutSuccessUrl: url(env, 'CHECKOUT_SUCCESS_URL', 'https://drugref.example/console/chat?checkout=success') as string,
     checkoutCancelUrl: url(env, 'CHECKOUT_CANCEL_URL', 'https://drugref.example/pricing') as string,
+    ...receiptConfig(env),
     upstream: upstreamConfig(env),
     sync: syncConfig(env),
   };

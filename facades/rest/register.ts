@@ -3,6 +3,7 @@
  * validated request to the operation and the result to HTTP (status, headers, ETag).
  * Known paths answer other verbs with 405 and an `allow` header.
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../platform/graphql/engine.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -13,16 +14,97 @@ import type { CompiledRoute } from '../http/operation.ts';
 import { etagOf, matchesIfNoneMatch } from '../http/etag.ts';
 import { sendError } from '../http/errors.ts';
 import { guardSchema } from '../http/schema-guards.ts';
+import type { ReceiptIssuer } from '../http/receipts.ts';
+
+/** Raw body bytes of receipt routes, kept only for the request's lifetime (weakly held). */
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
 
 /** `/v1/atc/{code}` → `/v1/atc/:code`. */
 export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply) {
+async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply, receipts?: ReceiptIssuer) {
+  if (route.def.stream) return answerStream(deps, route, request, reply);
+  return answerJson(engine, deps, route, request, reply, receipts);
+}
+
+/** Adds the signed receipt to a receipt route's answer; the hash covers the bytes as received. */
+async function withReceipt(route: CompiledRoute, receipts: ReceiptIssuer | undefined, request: FastifyRequest, body: unknown): Promise<unknown> {
+  const raw = rawBodies.get(request);
+  if (!route.def.receipt || !receipts || !raw || !body || typeof body !== 'object') return body;
+  const receipt = await receipts.issue(raw, `${route.def.method} ${route.def.path}`, route.def.receipt(body));
+  return { ...body, receipt };
+}
+
+/** Waits until `raw` takes more (drain) or the client went away; false when it went away. */
+function drained(raw: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onDrain = () => { raw.off('close', onClose); resolve(true); };
+    const onClose = () => { raw.off('drain', onDrain); resolve(false); };
+    raw.once('drain', onDrain);
+    raw.once('close', onClose);
+  });
+}
+
+/**
+ * A streamed answer (route `stream`): the first chunk is read before anything is sent, so
+ * refusals stay JSON errors; then the reply is hijacked and the chunks are written to the
+ * socket with backpressure. A failure after the first byte cannot change the status: the
+ * stream ends with an `_error` line instead of its closing line.
+ */
+async function answerStream(deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply) {
+  const ctx = createContext(deps, request.principal, request.log);
+  const input = { params: request.params as Record<string, unknown>, query: request.query as Record<string, unknown>, body: request.body };
+  const chunks = await route.def.stream!(ctx, input);
+  let first: IteratorResult<string, void>;
+  try {
+    first = await chunks.next();
+  } catch (err) {
+    await chunks.return?.();
+    throw err;
+  }
+  // The pipeline's onSend stamps these on ordinary answers; a hijacked reply skips onSend.
+  const principal = request.principal;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value);
+  Object.assign(headers, ctx.response.headers, {
+    'content-type': route.def.responseType ?? 'application/x-ndjson',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  if (principal) {
+    if (request.quotaRemaining !== undefined && request.quotaRemaining !== null) headers['x-ratelimit-remaining'] = String(request.quotaRemaining);
+    headers['x-service-tier'] = principal.tier;
+  }
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(route.def.successStatus ?? 200, headers);
+  let open = true;
+  let next = first;
+  try {
+    while (open && !next.done) {
+      if (raw.destroyed) open = false;
+      else if (!raw.write(next.value)) open = await drained(raw);
+      if (open) next = await chunks.next();
+    }
+  } catch (err) {
+    request.log.error({ err }, 'stream failed');
+    const error = new ApiError('internal_error', 'The export failed part way; this stream is incomplete.');
+    if (!raw.destroyed) raw.write(`${JSON.stringify({ _error: error.toBody() })}\n`);
+  } finally {
+    // A client that went away (or a failure) ends the read: the database cursor is closed.
+    if (!open || !next.done) await chunks.return?.().catch(() => undefined);
+    if (!raw.destroyed) raw.end();
+  }
+  if (!open) request.log.info({ route: route.def.operationId }, 'stream closed by the client');
+}
+
+async function answerJson(engine: Engine, deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply, receipts?: ReceiptIssuer) {
   const ctx = createContext(deps, request.principal, request.log);
   const input = { params: request.params as Record<string, unknown>, query: request.query as Record<string, unknown>, body: request.body };
   const result = await runOperation(engine, route, input, ctx);
+  result.body = await withReceipt(route, receipts, request, result.body);
   reply.headers(result.headers);
   if (result.status === 204) return reply.code(204).send();
   const payload = JSON.stringify(result.body);
@@ -35,7 +117,8 @@ async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, reque
   return reply.code(result.status).type(result.headers['content-type'] ?? 'application/json; charset=utf-8').send(payload);
 }
 
-export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[]): void {
+/** Registers every route; `receipts` signs the answers of routes with a `receipt` hook. */
+export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: AppDeps, routes: CompiledRoute[], receipts?: ReceiptIssuer): void {
   for (const route of routes) {
     const { def } = route;
     const options = {
@@ -49,8 +132,21 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       // Public entries (a payment provider's signed callback) authenticate by their own means.
       ...(def.public ? {} : { onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }) }),
       ...(def.screenBody ? { preValidation: async (request: FastifyRequest) => def.screenBody!(request.body) } : {}),
-      handler: (request: FastifyRequest, reply: FastifyReply) => answer(engine, deps, route, request, reply),
+      handler: (request: FastifyRequest, reply: FastifyReply) => answer(engine, deps, route, request, reply, receipts),
     };
+    if (def.receipt) {
+      // Parsed exactly as everywhere else (same proto-poisoning rules), but the bytes are
+      // kept so the receipt hashes the body as received, not a re-serialisation of it.
+      app.register(async (scope) => {
+        const parseJson = scope.getDefaultJsonParser('error', 'error');
+        scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+          rawBodies.set(request, raw as Buffer);
+          parseJson(request, raw.toString('utf8'), done);
+        });
+        scope.route(options);
+      });
+      continue;
+    }
     if (!def.rawBody) {
       app.route(options);
       continue;

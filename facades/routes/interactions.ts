@@ -3,6 +3,7 @@ import { LOOKUP_SYSTEMS, EXTRA_SYSTEMS } from '../../resolvers/catalogue/vocabul
 import { AGE_BANDS, CONDITIONS, EGFR_BANDS, PREGNANCY, SEXES } from '../../resolvers/prescriptions/cautions.ts';
 import { refusePhi } from '../../resolvers/prescriptions/phi.ts';
 import { SOURCES } from './catalogue.ts';
+import { datasetsOfMeta } from '../http/receipts.ts';
 import type { RouteDef, RouteInput } from './types.ts';
 
 /** A drug reference: a string (uuid, any code, ATC, name) or an explicit `{ system, code }`. */
@@ -70,7 +71,7 @@ const validateRoute: RouteDef = {
   path: '/v1/prescriptions/validate',
   scope: 'interactions:write',
   summary: 'Screen a proposed prescription against current medications and coarse context.',
-  description: 'Accepts drug identifiers and coarse context only. Any identifying field (name, dob, mrn, email, ssn, ahv, address, phone ...) at any depth and in any letter case is refused with 422 phi_field_rejected before validation; such a body is never stored or logged.',
+  description: 'Accepts drug identifiers and coarse context only. Any identifying field (name, dob, mrn, email, ssn, ahv, address, phone ...) at any depth and in any letter case is refused with 422 phi_field_rejected before validation; such a body is never stored or logged. A 200 answer carries `receipt`: a compact JWS (EdDSA, Ed25519) whose payload holds the SHA-256 (base64url) of the body bytes as received, the decision, the data set versions (`datasets`), `iat`, `iss` and `retention: "none"`; verify it with the keys at /.well-known/jwks.json.',
   tags: ['interactions'],
   body: {
     type: 'object', required: ['proposed'], additionalProperties: false,
@@ -82,6 +83,7 @@ const validateRoute: RouteDef = {
   },
   screenBody: refusePhi,
   variables: prescriptionVariables,
+  receipt: (body) => ({ decision: (body as { decision: string }).decision, datasets: datasetsOfMeta(body) }),
   document: `query ($proposed: [JSON!]!, $current: [JSON!], $context: JSON) { validatePrescription(proposed: $proposed, current: $current, context: $context) {
     decision reasons { kind level proposedIndex atcCode message related } proposed { ${RESOLVED} } current { ${RESOLVED} } allergies { ${RESOLVED} }
     interactions { ${ROW} } ${SOURCES} } }`,

@@ -5,6 +5,8 @@
 import type { Scope } from '../../resolvers/accounts/tiers.ts';
 import type { Config } from '../../platform/config.ts';
 import type { ApiError } from '../../platform/errors.ts';
+import type { ReceiptFacts } from '../http/receipts.ts';
+import type { RequestContext } from '../../resolvers/context.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -79,4 +81,19 @@ export interface RouteDef extends OperationDoc {
    * win over `validation` so a PHI body is never echoed in validation details).
    */
   screenBody?: (body: unknown) => void;
+  /**
+   * The answer carries `receipt`, a signed no-retention receipt over the SHA-256 of the body
+   * bytes as received (docs/api-decisions.md "Signed no-retention receipts"); this picks the
+   * decision and the data set versions out of the answer.
+   */
+  receipt?: (body: unknown) => ReceiptFacts;
+  /**
+   * The answer is streamed (NDJSON exports) instead of running `document`, which is then
+   * only compiled. The function checks the request and throws an ApiError to refuse it; it
+   * returns the chunks to write. The handler pulls the first chunk before sending anything,
+   * so every refusal (and a failure to open the read) is still a normal JSON error; later
+   * chunks are written with backpressure (docs/api-decisions.md "Bulk NDJSON exports").
+   * Keep such routes off MCP (`mcp: false`): a stream is no tool result.
+   */
+  stream?: (ctx: RequestContext, input: RouteInput) => Promise<AsyncIterator<string, void, undefined>>;
 }

@@ -9,12 +9,13 @@ import { loadDemoInteractions } from '../../workers/ingest/interactions.ts';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { openTestDatabase } from '../helpers/db.ts';
+import type { Config } from '../../platform/config.ts';
 
-export async function startInteractionApp(): Promise<TestApp> {
+export async function startInteractionApp(options: { config?: Partial<Config> } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingestSnapshots(db, buildDemoSnapshots().filter((s) => [DEMO_ATC_SOURCE_ID, demoSourceId('CH')].includes(s.source.id)));
   await loadDemoInteractions(db);
-  const t = await startTestApp({ db });
+  const t = await startTestApp({ db, ...(options.config ? { config: options.config } : {}) });
   const close = t.close.bind(t);
   return Object.assign(t, { close: async () => { await close(); await db.close(); } });
 }
