@@ -17,6 +17,9 @@ const CHANGE_SCHEMA = {
   },
 };
 
+/** `since` of the feed and its export: where to start when no cursor is given. */
+const SINCE = { type: 'string', description: 'ISO 8601 date or timestamp with a zone; changes at or after it. Not with `cursor`.' } as const;
+
 const listChanges: RouteDef = {
   operationId: 'listChanges',
   method: 'GET',
@@ -29,7 +32,7 @@ const listChanges: RouteDef = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      since: { type: 'string', description: 'ISO 8601 date or timestamp with a zone; changes at or after it. Not with `cursor`.' },
+      since: SINCE,
       cursor: { type: 'string', maxLength: 200, description: 'Opaque `next_cursor` of a previous page.' },
       limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Page size, at most 1000.' },
     },
@@ -58,7 +61,7 @@ const exportChanges: RouteDef = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      since: { type: 'string', description: 'ISO 8601 date or timestamp with a zone; changes at or after it. Not with `cursor`.' },
+      since: SINCE,
       cursor: { type: 'string', maxLength: 200, description: 'Opaque cursor: `next_cursor` of /v1/changes or `_end.cursor` of a previous export.' },
     },
   },

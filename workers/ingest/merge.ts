@@ -20,7 +20,7 @@
 import type { Queryable } from '../../platform/db.ts';
 
 /** Sources in the order their rows represent a merged record; unknown sources come after. */
-export const SOURCE_PRECEDENCE = [
+const SOURCE_PRECEDENCE = [
   'ch-sl', 'ch-swissmedic', 'ch-refdata', 'ch-artikelstamm', 'ch-zurrose', 'ch-sl-groups',
   'fda-ndc', 'us-spl', 'us-openfda-ndc', 'us-rxnorm', 'gb-dmd', 'fr-bdpm', 'de-pzn',
 ] as const;

@@ -10,7 +10,7 @@
  * Wirkstoffe, Kategorie bei Insulinen, Verz. bei betäubungsmittel-haltigen Arzneimitteln).
  */
 import { FileRejectedError } from './common.ts';
-import type { CellValue, SheetRow } from './xlsx.ts';
+import type { SheetRow } from './xlsx.ts';
 
 /** Header text folded for comparison: lower case, ß as ss, no spaces, hyphens, dots or line breaks. */
 export function foldHeader(text: string): string {
@@ -74,10 +74,4 @@ export function mapColumns(file: string, rows: SheetRow[]): ColumnMap {
   const missing = REQUIRED.filter((k) => index[k] === undefined).map((k) => COLUMNS[k][0]);
   if (missing.length > 0) throw new FileRejectedError(file, `unexpected header: missing ${missing.join(', ')}`);
   return { headerRow: header.row, index };
-}
-
-/** A cell as trimmed text: integers without a decimal point, other numbers as JavaScript prints them. */
-export function cellText(value: CellValue): string {
-  if (value === undefined) return '';
-  return typeof value === 'number' ? String(value) : value.trim();
 }

@@ -52,7 +52,7 @@ function detached(text: string): string {
 }
 
 /** Local part of a qualified name: `soap:Body` → `Body`. */
-export function localName(qualified: string): string {
+function localName(qualified: string): string {
   const colon = qualified.indexOf(':');
   return colon < 0 ? qualified : qualified.slice(colon + 1);
 }
