@@ -3,7 +3,7 @@
  * is a single-process store: a lock file in DATA_DIR refuses a second opener with a
  * clear message instead of risking the files.
  */
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../platform/config.ts';
 import { openDatabase } from '../platform/db.ts';
@@ -32,7 +32,17 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   return () => rm(lock, { force: true });
 }
 
-export async function openConfiguredDatabase(config: Config): Promise<Database> {
+/** True when the embedded database of `config` has never been created (its first start). */
+export async function embeddedDatabaseIsNew(config: Config): Promise<boolean> {
+  if (config.databaseUrl || config.dataDir === 'memory://') return false;
+  return stat(join(config.dataDir, 'pglite', 'PG_VERSION')).then(() => false, () => true);
+}
+
+/**
+ * Opens and migrates the configured database. `image` (a prepared data directory, see
+ * demo-image.ts) seeds a new embedded database instead of initdb; it is ignored otherwise.
+ */
+export async function openConfiguredDatabase(config: Config, image: Blob | null = null): Promise<Database> {
   if (config.databaseUrl) {
     const db = await openDatabase({ url: config.databaseUrl });
     await migrate(db);
@@ -41,7 +51,8 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
   const embedded = config.dataDir !== 'memory://';
   const unlock = embedded ? await lockDataDir(config.dataDir) : async () => undefined;
   try {
-    const db = await openDatabase({ dataDir: embedded ? join(config.dataDir, 'pglite') : config.dataDir });
+    const seed = image && (await embeddedDatabaseIsNew(config)) ? { loadDataDir: image } : {};
+    const db = await openDatabase({ dataDir: embedded ? join(config.dataDir, 'pglite') : config.dataDir, ...seed });
     await migrate(db);
     const close = db.close.bind(db);
     return Object.assign(db, { close: async () => { await close(); await unlock(); } });

@@ -39,11 +39,12 @@ export function updateDemoCatalogue(db: Database, options: IngestOptions = {}): 
  * no products, so a real installation that ingested its own registers is never mixed with
  * demonstration data, and a restart never reloads it.
  */
-export async function ensureDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<DemoLoad> {
+export async function ensureDemoCatalogue(db: Database, options: IngestOptions = {}, onLoading?: () => void): Promise<DemoLoad> {
   const demo = await db.query('SELECT 1 FROM sources WHERE demo LIMIT 1');
   if (demo.rowCount > 0) return { state: 'present', report: null, line: 'Demo catalogue present (npx drugref demo update moves its change feed).' };
   const products = await db.query('SELECT 1 FROM products LIMIT 1');
   if (products.rowCount > 0) return { state: 'skipped', report: null, line: 'Catalogue holds registers already; demo catalogue not loaded.' };
+  onLoading?.();
   // The time printed covers building the snapshots as well as ingesting them.
   const started = performance.now();
   const report = await loadDemoCatalogue(db, options);

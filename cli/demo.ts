@@ -17,8 +17,8 @@ import { DEMO_FX_FILE, loadFxFile } from '../resolvers/markets/fx-file.ts';
  * exist, and the bundled ECB reference rates whenever the rate table is empty (real data,
  * so a register installation gets USD prices too).
  */
-export async function ensureDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<DemoLoad> {
-  const load = await ensureCatalogue(db, options);
+export async function ensureDemoCatalogue(db: Database, options: IngestOptions = {}, onLoading?: () => void): Promise<DemoLoad> {
+  const load = await ensureCatalogue(db, options, onLoading);
   const lines: string[] = [];
   if (load.state !== 'skipped' && (await db.query('SELECT 1 FROM interaction_rules LIMIT 1')).rowCount === 0) {
     const r = await loadDemoInteractions(db);

@@ -84,6 +84,8 @@ export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: st
     .action(async () => done(await (await import('./commands/demo.ts')).runDemo('load')));
   demo.command('update').description("ingest the demo's second state, which moves the change feed")
     .action(async () => done(await (await import('./commands/demo.ts')).runDemo('update')));
+  demo.command('image').description('prepare the database image a first `npm start` restores (npm ci runs this)')
+    .action(async () => done(await (await import('./commands/demo.ts')).prepareDemoImage()));
 
   const cache = program.command('upstream-cache').description('inspect and trim the enrichment response cache');
   cache.command('stats').description('rows, oldest and newest answer per source')

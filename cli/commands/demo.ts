@@ -8,6 +8,7 @@ import { loadConfig } from '../../platform/config.ts';
 import { loadDemoCatalogue, updateDemoCatalogue, updateLine } from '../demo-catalogue.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatReport, progressBar } from '../ingest-output.ts';
+import { buildDemoImage, readDemoImage } from '../demo-image.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -26,4 +27,16 @@ export async function runDemo(step: 'load' | 'update'): Promise<number> {
     bar.stop();
     await db.close();
   }
+}
+
+/** `demo image`: builds the first-start image unless the current one exists already. */
+export async function prepareDemoImage(): Promise<number> {
+  if (await readDemoImage()) {
+    out('Demo database image is up to date.');
+    return 0;
+  }
+  const started = performance.now();
+  const { path, line } = await buildDemoImage();
+  out(`${line}\nDemo database image prepared in ${((performance.now() - started) / 1000).toFixed(1)} s: ${path}`);
+  return 0;
 }

@@ -11,7 +11,8 @@ import { loggerOptions } from '../../platform/logger.ts';
 import { buildApp } from '../../facades/app.ts';
 import { closeServices, createServices } from '../../facades/services.ts';
 import { startWorkers } from '../../workers/index.ts';
-import { openConfiguredDatabase } from '../database.ts';
+import { embeddedDatabaseIsNew, openConfiguredDatabase } from '../database.ts';
+import { readDemoImage } from '../demo-image.ts';
 import { ensureDemoAccount, ensureDemoCatalogue } from '../demo.ts';
 
 /** Resolves with the first SIGTERM/SIGINT; installed before start-up so none is missed. */
@@ -26,9 +27,13 @@ async function run(role: Role): Promise<number> {
   const stopSignal = nextStopSignal();
   const config = loadConfig();
   const log = pino(loggerOptions(config.logLevel));
-  const db = await openConfiguredDatabase(config);
+  const image = config.demo && (await embeddedDatabaseIsNew(config)) ? await readDemoImage() : null;
+  const db = await openConfiguredDatabase(config, image);
+  if (image) process.stdout.write('Demo catalogue restored from the image prepared at install (demonstration data, not for clinical use).\n');
   if (config.demo && role !== 'worker') {
-    process.stdout.write(`${(await ensureDemoCatalogue(db)).line}\n`);
+    const announce = () => process.stdout.write('Loading the demo catalogue (first start, about 10 s)...\n');
+    const load = await ensureDemoCatalogue(db, {}, announce);
+    if (!image) process.stdout.write(`${load.line}\n`);
     for (const line of await ensureDemoAccount(db)) process.stdout.write(`${line}\n`);
   }
   const services = createServices(config, db, log);

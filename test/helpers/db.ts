@@ -21,7 +21,7 @@ export function testBackend(): 'pglite' | 'postgres' {
 }
 
 /** A fresh migrated database; with `demo: true` it also holds the demo catalogue. */
-export async function openTestDatabase(options: { demo?: boolean } = {}): Promise<Database> {
+export async function openTestDatabase(options: { demo?: boolean } = {}): Promise<Database & { url?: string }> {
   const provided = inject('testDatabase');
   const { backend } = provided;
   const template = options.demo ? provided.demoTemplate : provided.template;
@@ -35,6 +35,8 @@ export async function openTestDatabase(options: { demo?: boolean } = {}): Promis
   const db = await openDatabase({ url: databaseUrl(url, name), max: 20 });
   const close = db.close.bind(db);
   return Object.assign(db, {
+    /** Its connection string, for tests that start other processes on it. */
+    url: databaseUrl(url, name),
     close: async () => {
       await close();
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
