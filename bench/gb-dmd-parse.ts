@@ -3,7 +3,8 @@
  * (default 30 000 AMPs, 60 000 AMPPs with GTINs, 15 000 VMPs, 30 000 VMPPs) into `dir` (default
  * a temporary directory; the generated files are never committed), then parses it with the
  * gb-dmd adapter in a fresh child process and prints the seconds and the peak RSS of that process.
- * Add `--ingest` to also ingest the snapshot into a fresh embedded database and time it.
+ * Add `--ingest` to also ingest the snapshot into a fresh embedded database and time it, or into
+ * PostgreSQL with `--database-url URL` (a scratch database, migrated on first use).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -96,7 +97,7 @@ async function generate(dir: string, amps: number): Promise<void> {
   });
 }
 
-async function measure(dir: string, ingest: boolean): Promise<void> {
+async function measure(dir: string, ingest: boolean, url: string | undefined): Promise<void> {
   const files = readdirSync(dir).filter((n) => n.endsWith('.xml')).map((name) => ({ name, content: readFileSync(join(dir, name)) }));
   const bytes = files.reduce((n, f) => n + f.content.length, 0);
   const started = performance.now();
@@ -111,7 +112,7 @@ async function measure(dir: string, ingest: boolean): Promise<void> {
   const { openDatabase } = await import('../platform/db.ts');
   const { migrate } = await import('../platform/migrate.ts');
   const { ingestSnapshot } = await import('../workers/ingest/engine.ts');
-  const db = await openDatabase({ dataDir: 'memory://' });
+  const db = await openDatabase(url ? { url } : { dataDir: 'memory://' });
   await migrate(db);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -123,9 +124,10 @@ async function measure(dir: string, ingest: boolean): Promise<void> {
 
 const args = process.argv.slice(2);
 const amps = Number(args[args.indexOf('--amps') + 1] ?? 30000) || 30000;
-const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--amps') ?? join(tmpdir(), `gb-dmd-bench-${amps}`);
+const url = args.includes('--database-url') ? args[args.indexOf('--database-url') + 1] : undefined;
+const dir = args.find((a, i) => !a.startsWith('--') && !['--amps', '--database-url'].includes(args[i - 1]!)) ?? join(tmpdir(), `gb-dmd-bench-${amps}`);
 if (args.includes('--measure')) {
-  await measure(dir, args.includes('--ingest'));
+  await measure(dir, args.includes('--ingest'), url);
 } else {
   if (!existsSync(join(dir, 'f_ampp2_0000001.xml'))) {
     const t0 = performance.now();
@@ -133,6 +135,7 @@ if (args.includes('--measure')) {
     console.log(`generated ${dir} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   // A fresh process, so the peak RSS is the parser's and not the generator's.
-  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), dir, '--measure', ...(args.includes('--ingest') ? ['--ingest'] : [])], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), dir, '--measure',
+    ...(args.includes('--ingest') ? ['--ingest'] : []), ...(url ? ['--database-url', url] : [])], { stdio: 'inherit' });
   process.exitCode = child.status ?? 1;
 }

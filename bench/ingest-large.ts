@@ -7,10 +7,11 @@
  * (never committed), then runs the real CLI in a child process under GNU time twice: the
  * first ingest inserts everything, the second finds nothing changed. Prints wall seconds, CPU
  * seconds and the child's peak RSS. Without --database-url it uses a fresh embedded database.
+ * `--keep DIR` writes the directory into DIR and leaves it there (to profile one ingest by hand).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,9 +71,10 @@ function timedIngest(env: NodeJS.ProcessEnv, files: string[]): { wall: number; c
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { products: { type: 'string', default: '100000' }, 'database-url': { type: 'string' } } });
+  const { values } = parseArgs({ options: { products: { type: 'string', default: '100000' }, 'database-url': { type: 'string' }, keep: { type: 'string' } } });
   const n = Number(values.products);
-  const dir = await mkdtemp(join(tmpdir(), 'drugref-ingest-large-'));
+  const dir = values.keep ?? await mkdtemp(join(tmpdir(), 'drugref-ingest-large-'));
+  await mkdir(dir, { recursive: true });
   try {
     const files = [join(dir, 'product.txt'), join(dir, 'package.txt')];
     await write(files[0]!, products(n));
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
       console.log(`${run}: ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} s CPU, peak RSS ${r.rssMiB} MiB`);
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (!values.keep) await rm(dir, { recursive: true, force: true });
   }
 }
 

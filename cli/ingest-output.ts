@@ -57,11 +57,13 @@ export function progressBar(stream: NodeJS.WriteStream = process.stdout): { onPr
   let started = false;
   return {
     onProgress(p) {
+      // While a large register streams through, the bar names the records written so far.
+      const step = p.rows === undefined ? p.step : `${p.step} ${p.rows.toLocaleString('en')} records`;
       if (!started) {
-        bar.start(p.total, 0, { source: p.source, step: p.step });
+        bar.start(p.total, 0, { source: p.source, step });
         started = true;
       }
-      bar.update(p.done, { source: p.source, step: p.step });
+      bar.update(p.done, { source: p.source, step });
     },
     stop: () => {
       if (started) bar.stop();

@@ -7,10 +7,12 @@
  * root element, encoding of the envelope) is always rejected. Either way a rejected ingest
  * exits 1 and writes nothing.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { loadConfig } from '../../platform/config.ts';
 import { ADAPTERS, findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/index.ts';
+import { fileInput } from '../../workers/ingest/adapters/line-stream.ts';
 import { parseAndIngest } from '../../workers/ingest/apply.ts';
 import type { ApplyResult } from '../../workers/ingest/apply.ts';
 import { openConfiguredDatabase } from '../database.ts';
@@ -25,8 +27,11 @@ export function adapterList(): string {
   return ADAPTERS.map((a) => `  ${a.id.padEnd(width)}  ${a.description}`).join('\n');
 }
 
+/** The files as paths: a streaming adapter reads them in blocks, the others load them whole on first use. */
 async function readInputs(paths: string[]): Promise<InputFile[]> {
-  return Promise.all(paths.map(async (path) => ({ name: path, content: await readFile(path) })));
+  // A missing or unreadable file fails here, before the database is opened, as when files were read up front.
+  await Promise.all(paths.map((path) => access(path, constants.R_OK)));
+  return paths.map((path) => fileInput(path));
 }
 
 /** `ingest <adapter> <file...> [--strict]`; an unknown adapter is named, with the list (exit 2). */

@@ -2,7 +2,9 @@
  * `drugref ingest` and the sync worker share this: the adapter registered under an id parses the
  * files completely (a structurally wrong file throws FileRejectedError and nothing is written),
  * then the ingest engine writes the snapshot in one transaction, so the change feed and the
- * webhook worker see the update like any `drugref ingest`.
+ * webhook worker see the update like any `drugref ingest`. An adapter that can stream (`open`)
+ * checks every row first and then hands the engine products read from disk while it writes;
+ * a file that fails midway still rolls the whole ingest back.
  */
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -10,6 +12,8 @@ import { FileRejectedError, findAdapter } from './adapters/index.ts';
 import type { InputFile } from './adapters/index.ts';
 import { IngestError, ingestSnapshot } from './engine.ts';
 import type { IngestProgress, IngestReport } from './engine.ts';
+import { StreamReadError } from './input.ts';
+import type { SnapshotInput, StreamedAdapterResult } from './input.ts';
 import type { FileReport, RowProblem } from './snapshot.ts';
 
 /** Rows the adapter read, kept and skipped over all files. */
@@ -31,11 +35,25 @@ export interface ApplyOptions {
   strict: boolean;
   log?: Pick<Logger, 'info'>;
   onProgress?: (progress: IngestProgress) => void;
+  /** Products per engine chunk (engine.ts); tests set a small one. */
+  chunkSize?: number;
 }
 
 function countRows(files: readonly FileReport[] | undefined, problems: readonly RowProblem[], kept: number): RowCounts {
   if (!files?.length) return { read: kept + problems.length, kept, skipped: problems.length };
   return files.reduce((sum, f) => ({ read: sum.read + f.read, kept: sum.kept + f.kept, skipped: sum.skipped + f.skipped }), { read: 0, kept: 0, skipped: 0 });
+}
+
+/** Why a file could not be read: the adapter's rejection, or any other failure to read it. */
+function unreadable(err: unknown): string {
+  const reason = err instanceof FileRejectedError ? `file rejected: ${err.message}` : `file unreadable: ${(err as Error).message}`;
+  return reason.slice(0, MAX_REASON_CHARS);
+}
+
+/** Records the snapshot holds in arrays (a streamed snapshot's files report its counts). */
+function keptInArrays(snapshot: SnapshotInput): number {
+  const products = Array.isArray(snapshot.products) ? snapshot.products.length : 0;
+  return products + (snapshot.substances?.length ?? 0) + (snapshot.atc?.length ?? 0);
 }
 
 /**
@@ -46,25 +64,28 @@ function countRows(files: readonly FileReport[] | undefined, problems: readonly 
 export async function parseAndIngest(db: Database, adapterId: string, inputs: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
   const adapter = findAdapter(adapterId);
   if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [], files: [] };
-  let parsed;
+  let parsed: StreamedAdapterResult;
   try {
-    parsed = await adapter.parse(inputs);
+    parsed = adapter.open ? await adapter.open(inputs) : await adapter.parse(inputs);
   } catch (err) {
     // Parsing is pure: whatever it throws, the file could not be read and nothing was written.
-    const reason = err instanceof FileRejectedError ? `file rejected: ${err.message}` : `file unreadable: ${(err as Error).message}`;
-    return { outcome: 'refused', reason: reason.slice(0, MAX_REASON_CHARS), rows: null, problems: [], files: [] };
+    return { outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] };
   }
   const { snapshot, problems } = parsed;
   const files = parsed.files ?? [];
-  const kept = (snapshot.products?.length ?? 0) + (snapshot.substances?.length ?? 0) + (snapshot.atc?.length ?? 0);
-  const rows = countRows(parsed.files, problems, kept);
+  const rows = countRows(parsed.files, problems, keptInArrays(snapshot));
   if (options.strict && problems.length > 0) {
     return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems, files };
   }
   try {
-    const report = await ingestSnapshot(db, snapshot, { ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const report = await ingestSnapshot(db, snapshot, {
+      ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+    });
     return { outcome: 'ok', report, rows, problems, files };
   } catch (err) {
+    // A streamed file that failed midway: the transaction rolled back, nothing was written.
+    if (err instanceof StreamReadError) return { outcome: 'refused', reason: unreadable(err.cause), rows, problems, files };
     if (!(err instanceof IngestError)) throw err;
     return { outcome: 'refused', reason: `snapshot rejected: ${err.message}`, rows, problems, files };
   }

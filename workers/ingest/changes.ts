@@ -1,6 +1,6 @@
 /**
- * The change records one ingest appends to the `changes` table. They are collected in
- * memory while the engine writes and appended at the end in one set-based insert per chunk.
+ * The change records one ingest appends to the `changes` table, in set-based inserts of a
+ * few thousand as the engine settles them (staging.ts), never the whole register at once.
  *
  * `occurred_at` is strictly increasing within an ingest and across ingests: each chunk
  * starts at the database clock (`clock_timestamp()`, inside the writing transaction, as the

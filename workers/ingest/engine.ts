@@ -2,29 +2,38 @@
  * The ingest engine: diffs normalised snapshots against the stored catalogue and writes the
  * differences, with one change record per inserted, updated, deleted or recalled record, in
  * ONE transaction. A snapshot that fails anywhere (a refused snapshot, a violated
- * constraint) rolls everything back: catalogue, change feed and source rows stay as they were.
+ * constraint in any chunk, a file that turns out unreadable midway) rolls everything back:
+ * catalogue, change feed and source rows stay as they were.
  *
- * Order within a snapshot: every kind is planned first (reads only), then written parents
- * first (classes, ATC, substances, products, packs, recalls), then deletions children first,
- * then signatures of other sources' products whose substances changed, and last the source's `last_synced_at` (its `schema_state` is derived
- * from it at read time: `ok` until the refresh interval has passed).
+ * Memory holds one chunk of a register, not the register: the small kinds (classes, ATC,
+ * substances, recalls) are planned whole, products and packs stream through in chunks diffed
+ * against the stored rows of their own keys (write-records.ts), the keys a snapshot states wait
+ * in a temporary table (staging.ts), and deletions are found set-based at the end
+ * (deletions.ts).
+ *
+ * Order within a snapshot: classes, ATC and substances are written first, then products chunk
+ * by chunk, then packs, then recalls; then deletions children first; then signatures of other
+ * sources' products whose substances changed and the substance identity links; last the
+ * source's `last_synced_at` (its `schema_state` is derived from it at read time: `ok` until
+ * the refresh interval has passed). Change records are appended as they are settled, in feed
+ * order: classification, substances, products, packs, recalls (staging.ts).
  */
 import type { Database, Queryable } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { appendChanges } from './changes.ts';
-import type { ChangeRow } from './changes.ts';
+import { deleteAndRecord, deleteUnstated } from './deletions.ts';
 import { IngestError } from './diff.ts';
+import type { SnapshotInput } from './input.ts';
 import { emptyCounts } from './plan.ts';
 import type { KindPlan, TableCounts } from './plan.ts';
 import { SNAPSHOT_FORMAT } from './snapshot.ts';
-import type { Snapshot, SourceInfo } from './snapshot.ts';
+import type { SourceInfo } from './snapshot.ts';
 import { mergeSources } from './merge.ts';
-import { moietiesFor, refreshSignatures } from './write-derived.ts';
+import { IngestStage } from './staging.ts';
+import { moietyResolver, refreshSignatures } from './write-derived.ts';
 import { linkSubstances } from './write-links.ts';
 import { planAtc, planClasses } from './write-classification.ts';
-import { planPacks } from './write-packs.ts';
-import { planProducts } from './write-products.ts';
 import { planRecalls } from './write-recalls.ts';
+import { DEFAULT_CHUNK_PRODUCTS, writeRecords } from './write-records.ts';
 import { planSubstances } from './write-substances.ts';
 
 export { IngestError } from './diff.ts';
@@ -45,6 +54,8 @@ export interface IngestProgress {
   /** Steps finished so far over all snapshots of the call, and their total. */
   done: number;
   total: number;
+  /** During `write`: products and packs of the snapshot written so far (reported after each chunk). */
+  rows?: number;
 }
 
 export interface IngestOptions {
@@ -55,6 +66,8 @@ export interface IngestOptions {
   now?: () => Date;
   log?: Pick<Logger, 'info'>;
   onProgress?: (progress: IngestProgress) => void;
+  /** Products per chunk (default 2,000): what the engine holds in memory at once. */
+  chunkSize?: number;
 }
 
 export interface IngestReport {
@@ -76,7 +89,7 @@ function addCounts(into: TableCounts, from: TableCounts): void {
   for (const key of Object.keys(into) as Array<keyof TableCounts>) into[key] += from[key];
 }
 
-function checkSnapshot(snapshot: Snapshot): void {
+function checkSnapshot(snapshot: SnapshotInput): void {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw new IngestError(`not a ${SNAPSHOT_FORMAT} snapshot`);
   if (!snapshot.source?.id || !snapshot.source.name) throw new IngestError('snapshot has no source id and name');
 }
@@ -91,53 +104,74 @@ async function upsertSource(tx: Queryable, source: SourceInfo): Promise<void> {
   );
 }
 
-/** Plans and writes one snapshot inside the open transaction; returns its change records. */
-async function writeSnapshot(tx: Queryable, snapshot: Snapshot, report: IngestReport, progress: (step: IngestProgress['step']) => void): Promise<ChangeRow[]> {
+type Progress = (step: IngestProgress['step'], rows?: number) => void;
+
+function count(report: IngestReport, plan: KindPlan): void {
+  addCounts(report.tables[plan.table as IngestTable], plan.counts);
+}
+
+/** Writes one snapshot inside the open transaction with its change records; returns its products' countries. */
+async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: SnapshotInput, options: IngestOptions,
+  report: IngestReport, progress: Progress): Promise<Set<string>> {
   const id = snapshot.source.id;
   await upsertSource(tx, snapshot.source);
+  await stage.reset();
   const classes = await planClasses(tx, id, snapshot.classes ?? []);
   const atc = await planAtc(tx, id, snapshot.atc ?? []);
   const substances = await planSubstances(tx, id, snapshot.substances ?? []);
-  const moieties = await moietiesFor(tx, snapshot.products ?? [], substances.moieties);
-  const products = await planProducts(tx, id, snapshot.products ?? [], moieties);
-  const packs = await planPacks(tx, id, snapshot.products ?? [], products.idByKey);
-  const recalls = await planRecalls(tx, id, snapshot.recalls ?? [], products);
+  const moieties = await moietyResolver(tx, substances.moieties);
   progress('plan');
-  const plans: KindPlan[] = [classes, atc, substances, products, packs, recalls];
-  for (const plan of plans) await plan.upsert(tx);
-  for (const plan of [...plans].reverse()) await plan.remove(tx);
-  progress('write');
-  // Other sources' products using a changed substance; this snapshot's products got theirs in the plan.
-  await refreshSignatures(tx, substances.touched, new Set(products.idByKey.values()));
-  // Cross-register substance identity: links, linked signatures and ATC codes (write-links.ts).
-  await linkSubstances(tx, substances.touched, products.idByKey.values());
-  progress('derive');
-  for (const plan of plans) addCounts(report.tables[plan.table as IngestTable], plan.counts);
-  report.sources.push(id);
+  for (const plan of [classes, atc, substances]) await plan.upsert(tx);
   // Feed order follows the register's hierarchy: classification, substances, products, packs, recalls.
-  return [atc, classes, substances, products, packs, recalls].flatMap((p) => p.changes);
+  for (const plan of [atc, classes, substances]) await stage.append(plan.changes);
+  const records = await writeRecords(tx, stage, snapshot, moieties, {
+    chunkSize: options.chunkSize ?? DEFAULT_CHUNK_PRODUCTS, onRows: (rows) => progress('write', rows),
+  });
+  const recalls = await planRecalls(tx, id, snapshot.recalls ?? []);
+  await recalls.upsert(tx);
+  // Deletions children first, so a deleted parent never takes a row that moved to a new parent with it.
+  records.packs.delete = await deleteAndRecord(stage, 'packs', id);
+  await stage.append(recalls.changes);
+  await recalls.remove(tx);
+  await deleteUnstated(tx, 'products', id);
+  for (const plan of [substances, atc, classes]) await plan.remove(tx);
+  for (const plan of [atc, classes, substances, recalls]) count(report, plan);
+  addCounts(report.tables.products, records.products);
+  addCounts(report.tables.packs, records.packs);
+  progress('write');
+  // Other sources' products using a changed substance; this snapshot's products got theirs in their chunks.
+  await refreshSignatures(tx, substances.touched, id);
+  // Cross-register substance identity: links, linked signatures and ATC codes (write-links.ts).
+  await linkSubstances(tx, substances.touched, records.productCount > 0 ? id : null);
+  progress('derive');
+  report.sources.push(id);
+  return records.countries;
 }
 
-async function run(tx: Queryable, snapshots: readonly Snapshot[], options: IngestOptions): Promise<IngestReport> {
+async function run(tx: Queryable, snapshots: readonly SnapshotInput[], options: IngestOptions): Promise<IngestReport> {
   const report = emptyReport();
   const total = snapshots.length * STEPS_PER_SNAPSHOT;
   let done = 0;
   const now = options.now ? options.now() : null;
   await tx.query('SELECT pg_advisory_xact_lock($1)', [INGEST_LOCK_ID]);
+  const stage = await IngestStage.open(tx, now);
+  const countries = new Set<string>();
   for (const snapshot of snapshots) {
-    const progress = (step: IngestProgress['step']) => options.onProgress?.({ source: snapshot.source.id, step, done: ++done, total });
-    const changes = await writeSnapshot(tx, snapshot, report, progress);
-    report.changes += await appendChanges(tx, changes, now);
+    const progress: Progress = (step, rows) => options.onProgress?.({
+      source: snapshot.source.id, step, ...(rows === undefined ? { done: ++done } : { done, rows }), total,
+    });
+    if (snapshot.source.country) countries.add(snapshot.source.country);
+    for (const c of await writeSnapshot(tx, stage, snapshot, options, report, progress)) countries.add(c);
     progress('changes');
   }
-  const countries = snapshots.flatMap((s) => [s.source.country, ...(s.products ?? []).map((p) => p.country)]);
-  report.merged = await mergeSources(tx, [...new Set(countries.filter((c): c is NonNullable<typeof c> => c !== null))]);
+  report.changes = stage.appended;
+  report.merged = await mergeSources(tx, [...countries]);
   await tx.query('UPDATE sources SET last_synced_at = coalesce($2::timestamptz, clock_timestamp()) WHERE id = ANY($1::text[])', [report.sources, now]);
   return report;
 }
 
 /** Ingests several snapshots in ONE transaction (all or nothing), in the given order. */
-export async function ingestSnapshots(db: Database, snapshots: readonly Snapshot[], options: IngestOptions = {}): Promise<IngestReport> {
+export async function ingestSnapshots(db: Database, snapshots: readonly SnapshotInput[], options: IngestOptions = {}): Promise<IngestReport> {
   snapshots.forEach(checkSnapshot);
   const ids = snapshots.map((s) => s.source.id);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -149,7 +183,7 @@ export async function ingestSnapshots(db: Database, snapshots: readonly Snapshot
   return report;
 }
 
-/** Ingests one snapshot in one transaction. */
-export function ingestSnapshot(db: Database, snapshot: Snapshot, options: IngestOptions = {}): Promise<IngestReport> {
+/** Ingests one snapshot in one transaction; its products and packs may be streams (input.ts). */
+export function ingestSnapshot(db: Database, snapshot: SnapshotInput, options: IngestOptions = {}): Promise<IngestReport> {
   return ingestSnapshots(db, [snapshot], options);
 }

@@ -98,7 +98,7 @@ const LINK_ATC = `
   WITH seed AS (
     SELECT DISTINCT substance_signature AS ss FROM products
      WHERE substance_signature IS NOT NULL
-       AND (id = ANY($1::uuid[]) OR id IN (SELECT product_id FROM product_ingredients WHERE unii = ANY($2::text[])))),
+       AND (source = $1::text OR id IN (SELECT product_id FROM product_ingredients WHERE unii = ANY($2::text[])))),
   target AS (
     SELECT p.id, p.substance_signature AS ss, p.medicine_signature AS ms FROM products p
      WHERE p.substance_signature IN (SELECT ss FROM seed) AND coalesce(p.record->>'atc_code', '') = ''),
@@ -120,26 +120,27 @@ const LINK_ATC = `
 // A product written by this ingest keeps its register's code; a stale linked flag is cleared.
 const CLEAR_ATC = `
   UPDATE products SET atc_code_linked = false, atc_code = upper(nullif(record->>'atc_code', ''))
-   WHERE id = ANY($1::uuid[]) AND atc_code_linked AND (coalesce(record->>'atc_code', '') <> '' OR substance_signature IS NULL)`;
+   WHERE source = $1 AND atc_code_linked AND (coalesce(record->>'atc_code', '') <> '' OR substance_signature IS NULL)`;
 
 /**
  * Keeps the identity layer current after one snapshot's writes (same transaction): `touched`
- * are the substance keys the snapshot wrote or deleted, `productIds` its products. Products of
- * every source whose keys changed identity get new signatures, and products sharing a
- * signature with them or with the snapshot's products get their linked ATC code.
+ * are the substance keys the snapshot wrote or deleted, `productSource` the source whose
+ * products the snapshot states (all of that source's products after its deletions; null for a
+ * snapshot without products). Products of every source whose keys changed identity get new
+ * signatures, and products sharing a signature with them or with the snapshot's products get
+ * their linked ATC code.
  */
-export async function linkSubstances(tx: Queryable, touched: readonly string[], productIds: Iterable<string>): Promise<LinkReport> {
-  const products = [...productIds];
+export async function linkSubstances(tx: Queryable, touched: readonly string[], productSource: string | null): Promise<LinkReport> {
   let changed: string[] = [];
   let links: LinkRow[] = [];
   if (touched.length > 0) {
     const nameKeys = await writeNames(tx, touched);
     ({ changed, links } = await writeLinks(tx, touched, nameKeys));
     const { rows } = await tx.query<{ unii: string }>('SELECT unii FROM substances WHERE moiety_unii = ANY($1::text[])', [changed]);
-    await refreshSignatures(tx, [...new Set([...changed, ...rows.map((r) => r.unii)])], new Set());
+    await refreshSignatures(tx, [...new Set([...changed, ...rows.map((r) => r.unii)])], null);
   }
-  if (products.length > 0) await tx.query(CLEAR_ATC, [products]);
-  if (products.length > 0 || changed.length > 0) await tx.query(LINK_ATC, [products, [...changed, ...touched]]);
+  if (productSource !== null) await tx.query(CLEAR_ATC, [productSource]);
+  if (productSource !== null || changed.length > 0) await tx.query(LINK_ATC, [productSource, [...changed, ...touched]]);
   return {
     relinked: links.length,
     ambiguous: links.filter((l) => l.identity === null).map((l) => ({ unii: l.unii, names: l.names, candidates: l.candidates })),

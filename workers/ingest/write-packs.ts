@@ -1,7 +1,9 @@
 /**
  * Packs with their prices and pack-level identifiers. A pack is one record whose image holds
  * its prices and SL entry, so a changed price is exactly one pack update. A pack may move to
- * another product of the same source (its key stays, its product_id changes).
+ * another product of the same source (its key stays, its product_id changes). Packs are written
+ * one chunk at a time like products (write-products.ts); those the snapshot no longer has are
+ * deleted set-based at the end (deletions.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../platform/db.ts';
@@ -9,9 +11,24 @@ import { assertUniqueKeys, diffRecords } from './diff.ts';
 import type { Imaged } from './images.ts';
 import { packImage } from './images.ts';
 import { changesOf, countsOf, inChunks, recordset } from './plan.ts';
-import type { KindPlan } from './plan.ts';
-import { storedHashes, storedImages } from './records.ts';
-import type { PackEntry, ProductEntry } from './snapshot.ts';
+import type { TableCounts } from './plan.ts';
+import { storedHashesOf, storedImages } from './records.ts';
+import type { PackEntry } from './snapshot.ts';
+import type { IngestStage } from './staging.ts';
+
+/** A pack with the key and (when known) row id of the product it belongs to. */
+export interface OwnedPack {
+  pack: PackEntry;
+  productKey: string;
+  productId?: string;
+}
+
+export interface PackChunkOptions {
+  /** Hold the change records back: the products' deletes are not recorded yet (staging.ts). */
+  hold?: boolean;
+  /** Row ids of products by key, for packs given without one; only written packs need it. */
+  resolve?: (productKeys: string[]) => Promise<Map<string, string>>;
+}
 
 const UPSERT_PACKS = `
   INSERT INTO packs (id, product_id, source, natural_key, description, units, unit, marketing_status, sl, record, content_hash)
@@ -52,41 +69,46 @@ function childRows(written: Written[]) {
   };
 }
 
-/** Plans the packs of a snapshot's products; `productIds` comes from the product plan. */
-export async function planPacks(tx: Queryable, source: string, products: readonly ProductEntry[], productIds: ReadonlyMap<string, string>): Promise<KindPlan> {
-  const records = products.flatMap((p) => p.packs.map((pack) => ({ ...packImage(pack, p.key), productKey: p.key })));
-  assertUniqueKeys('pack', records);
-  const stored = await storedHashes(tx, 'packs', source);
-  const diff = diffRecords(source, records, stored);
-  const before = await storedImages(tx, 'packs', source, [...diff.updates, ...diff.deletes].map((r) => r.key));
-  // Every snapshot product has an id (stored or assigned by the product plan).
-  const productByPack = new Map(records.map((r) => [r.key, productIds.get(r.productKey)!]));
-  const written: Written[] = diff.upserts.map(({ record, stored: row }) => ({
-    record, id: row?.id ?? randomUUID(), productId: productByPack.get(record.key)!,
-  }));
-  return {
-    table: 'packs',
-    counts: countsOf(diff),
-    changes: changesOf(diff, {
-      table: 'packs', source, naturalKey: (key) => ({ source, key }), before,
-      drugOfRecord: (r) => productByPack.get(r.key) ?? null, drugOfStored: (row) => row.productId ?? null,
-    }),
-    async upsert(q) {
-      if (written.length === 0) return;
-      const rows = written.map(({ record, id, productId }) => ({
-        id, product_id: productId, natural_key: record.key, description: record.entry.description, units: record.entry.units,
-        unit: record.entry.unit, marketing_status: record.image.marketing_status, sl: record.entry.sl, record: record.image, content_hash: record.hash,
-      }));
-      await inChunks(rows, (chunk) => q.query(UPSERT_PACKS, [recordset(chunk), source]));
-      await q.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
-      await inChunks(written, (chunk) => {
-        const children = childRows(chunk);
-        return q.query(INSERT_CHILDREN, [recordset(children.prices), recordset(children.identifiers)]);
-      });
-    },
-    async remove(q) {
-      if (diff.deletes.length === 0) return;
-      await q.query('DELETE FROM packs WHERE source = $1 AND id = ANY($2::uuid[])', [source, diff.deletes.map((d) => d.id)]);
-    },
+/**
+ * Diffs and writes one chunk of a snapshot's packs and appends their change records (or holds
+ * them back). A pack given without its product's row id gets it from `resolve` only when it is
+ * written: an unchanged pack keeps its product (its image names the product's key).
+ */
+export async function writePackChunk(tx: Queryable, stage: IngestStage, source: string, packs: readonly OwnedPack[], options: PackChunkOptions = {}): Promise<TableCounts> {
+  const keys = packs.map((p) => p.pack.key);
+  assertUniqueKeys('pack', keys.map((key) => ({ key })));
+  // One statement at a time on the transaction; the images are computed meanwhile.
+  const reads = async () => {
+    await stage.markSeen('packs', 'pack', keys);
+    return storedHashesOf(tx, 'packs', source, keys);
   };
+  const [stored, records] = await Promise.all([reads(), Promise.resolve().then(() => packs.map((p) => packImage(p.pack, p.productKey)))]);
+  const diff = diffRecords(source, records, stored);
+  const before = await storedImages(tx, 'packs', source, diff.updates.map((r) => r.key));
+  const owners = new Map(packs.map((p) => [p.pack.key, p]));
+  const unresolved = [...new Set(diff.upserts.map((u) => owners.get(u.record.key)!).filter((p) => !p.productId).map((p) => p.productKey))];
+  const resolved = unresolved.length > 0 && options.resolve ? await options.resolve(unresolved) : new Map<string, string>();
+  const productOf = (key: string): string => {
+    const owner = owners.get(key)!;
+    return owner.productId ?? resolved.get(owner.productKey)!;
+  };
+  const written: Written[] = diff.upserts.map(({ record, stored: row }) => ({ record, id: row?.id ?? randomUUID(), productId: productOf(record.key) }));
+  const changes = changesOf(diff, {
+    table: 'packs', source, naturalKey: (key) => ({ source, key }), before,
+    drugOfRecord: (r) => productOf(r.key), drugOfStored: (row) => row.productId ?? null,
+  });
+  await (options.hold ? stage.hold(changes) : stage.append(changes));
+  if (written.length > 0) {
+    const rows = written.map(({ record, id, productId }) => ({
+      id, product_id: productId, natural_key: record.key, description: record.entry.description, units: record.entry.units,
+      unit: record.entry.unit, marketing_status: record.image.marketing_status, sl: record.entry.sl, record: record.image, content_hash: record.hash,
+    }));
+    await inChunks(rows, (chunk) => tx.query(UPSERT_PACKS, [recordset(chunk), source]));
+    if (diff.updates.length > 0) await tx.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
+    await inChunks(written, (chunk) => {
+      const children = childRows(chunk);
+      return tx.query(INSERT_CHILDREN, [recordset(children.prices), recordset(children.identifiers)]);
+    });
+  }
+  return countsOf(diff);
 }

@@ -1,26 +1,29 @@
 /**
  * Products (the drug record) with their ingredients, classes, registration identifiers and
- * monographs, and the columns derived from other records (signatures, reimbursement rate). Child rows are derived from the product's image, so they are replaced
- * whenever the product row is written. Ids of new products are assigned here, before any
- * write, so packs and recalls of the same snapshot can point at them.
+ * monographs, and the columns derived from other records (signatures, reimbursement rate).
+ * Child rows are derived from the product's image, so they are replaced whenever the product
+ * row is written. The engine writes a snapshot's products one chunk at a time: each chunk is
+ * diffed against the stored rows of its own keys only, and the products the snapshot no longer
+ * has are deleted set-based at the end (deletions.ts). Ids of new products are assigned here,
+ * so the packs of the same chunk can point at them.
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../platform/db.ts';
-import type { JsonValue } from './canonical.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import type { Imaged } from './images.ts';
 import { productImage } from './images.ts';
 import { changesOf, countsOf, inChunks, recordset } from './plan.ts';
-import type { KindPlan } from './plan.ts';
-import { storedHashes, storedImages } from './records.ts';
+import type { TableCounts } from './plan.ts';
+import { storedHashesOf, storedImages } from './records.ts';
 import { medicineSignature, substanceSignature } from './signatures.ts';
 import type { ProductEntry } from './snapshot.ts';
+import type { IngestStage } from './staging.ts';
+import type { MoietyResolver } from './write-derived.ts';
 
-export interface ProductPlan extends KindPlan {
-  /** Row id of every product of the snapshot, by natural key. */
+export interface ProductChunk {
+  counts: TableCounts;
+  /** Row id of every product of the chunk, by natural key. */
   idByKey: Map<string, string>;
-  /** Image of every product of the snapshot as it is stored after this ingest, by row id. */
-  imageById: Map<string, JsonValue>;
 }
 
 /** Columns a product takes from other records: signatures (via substance moieties) and its packs' highest rate. */
@@ -111,15 +114,22 @@ const REFRESH_DERIVED = `
   WHERE p.id = r.id`;
 
 /**
- * Plans the products of a snapshot (not their packs: see write-packs.ts). `moieties` maps
- * ingredient UNIIs to their active moiety for the signatures.
+ * Diffs and writes one chunk of a snapshot's products (not their packs: see write-packs.ts)
+ * and appends their change records. `moietiesOf` maps ingredient UNIIs to their active moiety
+ * for the signatures. A key an earlier chunk stated refuses the snapshot.
  */
-export async function planProducts(tx: Queryable, source: string, entries: readonly ProductEntry[], moieties: ReadonlyMap<string, string>): Promise<ProductPlan> {
-  const records = entries.map(productImage);
-  assertUniqueKeys('product', records);
-  const stored = await storedHashes(tx, 'products', source);
+export async function writeProductChunk(tx: Queryable, stage: IngestStage, source: string, entries: readonly ProductEntry[],
+  moietiesOf: MoietyResolver): Promise<ProductChunk> {
+  assertUniqueKeys('product', entries);
+  const keys = entries.map((e) => e.key);
+  // One statement at a time on the transaction; the images are computed meanwhile.
+  const reads = async () => {
+    await stage.markSeen('products', 'product', keys);
+    return { stored: await storedHashesOf(tx, 'products', source, keys), moieties: await moietiesOf(entries) };
+  };
+  const [{ stored, moieties }, records] = await Promise.all([reads(), Promise.resolve().then(() => entries.map(productImage))]);
   const diff = diffRecords(source, records, stored);
-  const before = await storedImages(tx, 'products', source, [...diff.updates, ...diff.deletes].map((r) => r.key));
+  const before = await storedImages(tx, 'products', source, diff.updates.map((r) => r.key));
   const idByKey = new Map<string, string>();
   for (const r of records) idByKey.set(r.key, stored.get(r.key)?.id ?? randomUUID());
   const derived = new Map(records.map((r) => [r.key, derive(r.entry, moieties)]));
@@ -129,28 +139,30 @@ export async function planProducts(tx: Queryable, source: string, entries: reado
     const row = stored.get(r.key);
     return row?.source === source && !writtenKeys.has(r.key) && row.derived !== derivedKey(derived.get(r.key)!);
   }).map((r) => ({ id: idByKey.get(r.key)!, ...derived.get(r.key)! }));
-  return {
-    table: 'products',
-    counts: countsOf(diff),
-    changes: changesOf(diff, {
-      table: 'products', source, naturalKey: (key) => ({ source, key }), before,
-      drugOfRecord: (r) => idByKey.get(r.key) ?? null, drugOfStored: (row) => row.id ?? null,
-    }),
-    idByKey,
-    imageById: new Map(records.map((r) => [idByKey.get(r.key)!, r.image])),
-    async upsert(q) {
-      if (stale.length > 0) await q.query(REFRESH_DERIVED, [recordset(stale)]);
-      if (written.length === 0) return;
-      await inChunks(written, (chunk) => q.query(UPSERT_PRODUCTS, [recordset(chunk.map((w) => productRow(w.record, w.id, derived.get(w.record.key)!))), source]));
-      await q.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
-      await inChunks(written, (chunk) => {
-        const children = childRows(chunk);
-        return q.query(INSERT_CHILDREN, [children.ingredients, children.classes, children.monographs, children.identifiers].map(recordset));
-      });
-    },
-    async remove(q) {
-      if (diff.deletes.length === 0) return;
-      await q.query('DELETE FROM products WHERE source = $1 AND id = ANY($2::uuid[])', [source, diff.deletes.map((d) => d.id)]);
-    },
-  };
+  await stage.append(changesOf(diff, {
+    table: 'products', source, naturalKey: (key) => ({ source, key }), before,
+    drugOfRecord: (r) => idByKey.get(r.key) ?? null, drugOfStored: (row) => row.id ?? null,
+  }));
+  if (stale.length > 0) await tx.query(REFRESH_DERIVED, [recordset(stale)]);
+  if (written.length > 0) {
+    await inChunks(written, (chunk) => tx.query(UPSERT_PRODUCTS, [recordset(chunk.map((w) => productRow(w.record, w.id, derived.get(w.record.key)!))), source]));
+    if (diff.updates.length > 0) await tx.query(DELETE_CHILDREN, [diff.updates.map((u) => u.stored.id)]);
+    await inChunks(written, (chunk) => {
+      const children = childRows(chunk);
+      return tx.query(INSERT_CHILDREN, [children.ingredients, children.classes, children.monographs, children.identifiers].map(recordset));
+    });
+  }
+  return { counts: countsOf(diff), idByKey };
+}
+
+// Loose packs (input.ts) reach their product after it was written: the highest rate of its packs, from the stored images.
+const PACK_RATES = `
+  UPDATE products p SET reimbursement_rate_percent = r.rate
+  FROM (SELECT k.product_id, max((k.record->>'reimbursement_rate_percent')::numeric) AS rate
+          FROM packs k JOIN products q ON q.id = k.product_id WHERE q.source = $1 GROUP BY k.product_id) AS r
+  WHERE p.id = r.product_id AND p.reimbursement_rate_percent IS DISTINCT FROM r.rate`;
+
+/** Sets the reimbursement rate of the source's products from their stored packs (after loose packs with rates). */
+export async function refreshPackRates(tx: Queryable, source: string): Promise<void> {
+  await tx.query(PACK_RATES, [source]);
 }

@@ -12,9 +12,8 @@ import type { JsonValue } from './canonical.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import { recallImage } from './images.ts';
 import { changesOf, countsOf, recordset } from './plan.ts';
-import type { ProductPlan } from './write-products.ts';
 import type { KindPlan } from './plan.ts';
-import { storedHashes, storedImages } from './records.ts';
+import { rowsOfKeys, storedHashes, storedImages } from './records.ts';
 import type { RecallEntry } from './snapshot.ts';
 
 const UPSERT_RECALLS = `
@@ -39,34 +38,44 @@ async function foreignProducts(tx: Queryable, wanted: RecallEntry[]): Promise<Ma
   return new Map(rows.map((r) => [`${r.country}|${r.natural_key}`, { id: r.id, record: r.record }]));
 }
 
-/** Plans the recalls of a snapshot; `products` is the plan of the same snapshot's products. */
-export async function planRecalls(tx: Queryable, source: string, entries: readonly RecallEntry[], products: ProductPlan): Promise<KindPlan> {
-  const ownProducts = products.idByKey;
+/**
+ * The snapshot's own products among `keys` (id and record as just written): rows of the source
+ * that this snapshot states (staging.ts), not stored rows it is about to delete.
+ */
+async function snapshotProducts(tx: Queryable, source: string, keys: string[]): Promise<Map<string, { id: string; record: JsonValue }>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await tx.query<{ natural_key: string; id: string; record: JsonValue }>(
+    `SELECT products.natural_key, products.id, products.record FROM ${rowsOfKeys('products')}
+      WHERE EXISTS (SELECT 1 FROM ingest_seen s WHERE s.kind = 'products' AND s.key = products.natural_key)`,
+    [source, keys],
+  );
+  return new Map(rows.map((r) => [r.natural_key, { id: r.id, record: r.record }]));
+}
+
+/** Plans the recalls of a snapshot, after its products are written. */
+export async function planRecalls(tx: Queryable, source: string, entries: readonly RecallEntry[]): Promise<KindPlan> {
+  const own = await snapshotProducts(tx, source, [...new Set(entries.map((e) => e.product_key))]);
   const records = entries.map(recallImage);
   assertUniqueKeys('recall', records);
   const stored = await storedHashes(tx, 'recalls', source);
   const diff = diffRecords(source, records, stored);
   const before = await storedImages(tx, 'recalls', source, [...diff.updates, ...diff.deletes].map((r) => r.key));
-  const foreign = await foreignProducts(tx, diff.upserts.map((u) => u.record.entry).filter((e) => !ownProducts.has(e.product_key)));
-  const productOf = (e: RecallEntry): string | null => ownProducts.get(e.product_key) ?? foreign.get(`${e.country}|${e.product_key}`)?.id ?? null;
-  const productImage = (e: RecallEntry): JsonValue | null => {
-    const own = ownProducts.get(e.product_key);
-    return own ? (products.imageById.get(own) ?? null) : (foreign.get(`${e.country}|${e.product_key}`)?.record ?? null);
-  };
+  const foreign = await foreignProducts(tx, diff.upserts.map((u) => u.record.entry).filter((e) => !own.has(e.product_key)));
+  const productOf = (e: RecallEntry) => own.get(e.product_key) ?? foreign.get(`${e.country}|${e.product_key}`) ?? null;
   const rows = diff.upserts.map(({ record, stored: row }) => ({
-    id: row?.id ?? randomUUID(), natural_key: record.key, product_id: productOf(record.entry), country: record.entry.country,
+    id: row?.id ?? randomUUID(), natural_key: record.key, product_id: productOf(record.entry)?.id ?? null, country: record.entry.country,
     published_on: record.entry.published_on, reason: record.entry.reason, level: record.entry.level,
     pack_keys: record.entry.pack_keys ?? [], record: record.image, content_hash: record.hash,
   }));
   const changes = changesOf(diff, {
     table: 'recalls', source, naturalKey: (key) => ({ source, key }), before, insertType: 'recall',
-    drugOfRecord: (r) => productOf(r.entry), drugOfStored: (row) => row.productId ?? null,
+    drugOfRecord: (r) => productOf(r.entry)?.id ?? null, drugOfStored: (row) => row.productId ?? null,
   });
   // A new notice's `before` is the recalled product's record; updates and deletes keep the notice's own images.
   const notices = new Map(diff.inserts.map((r) => [r.key, r.entry]));
   for (const change of changes) {
     const notice = change.change_type === 'recall' ? notices.get(change.natural_key.key!) : undefined;
-    if (notice) change.before = productImage(notice);
+    if (notice) change.before = productOf(notice)?.record ?? null;
   }
   return {
     table: 'recalls',

@@ -6,7 +6,7 @@
  * refused file is fetched again on the next attempt.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
@@ -14,6 +14,7 @@ import type { SyncConfig } from '../../platform/config.ts';
 import type { Database } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { InputFile } from '../ingest/adapters/index.ts';
+import { fileInput } from '../ingest/adapters/line-stream.ts';
 import type { IngestProgress } from '../ingest/engine.ts';
 import { parseAndIngest } from '../ingest/apply.ts';
 import type { RowCounts } from '../ingest/apply.ts';
@@ -86,7 +87,8 @@ async function inputFiles(fetched: readonly Fetched[], budget: UnpackBudget): Pr
   for (const { download: d, result } of fetched) {
     if (!('path' in result)) continue;
     if (d.unzip) files.push(...(await unpackZip(result.path, d.file, d.unzip, budget)));
-    else files.push({ name: d.file, content: await readFile(result.path) });
+    // Read from the download on disk: a streaming adapter never holds the file (line-stream.ts).
+    else files.push(fileInput(result.path, d.file));
   }
   return files;
 }

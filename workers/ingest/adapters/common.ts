@@ -10,7 +10,10 @@ import type { RowProblem } from '../snapshot.ts';
 /** One input file of an adapter, as the CLI reads it. */
 export interface InputFile {
   name: string;
+  /** The bytes (for a file on disk loaded on first use: line-stream.ts `fileInput`). */
   content: Buffer;
+  /** Where the file lies on disk, when it does: streaming adapters read it from there in blocks. */
+  path?: string;
 }
 
 /** Thrown when a file's structure (header, root element, column layout) is not the expected one. */
@@ -194,21 +197,35 @@ export interface TsvRow {
   get(column: string): string;
 }
 
+/** A tab-separated header: column positions by upper-cased name, and the number of columns. */
+export interface TsvHeader {
+  index: ReadonlyMap<string, number>;
+  width: number;
+}
+
+/** Reads a tab-separated header line; a header lacking `required` rejects the file. */
+export function tsvHeader(file: string, header: string | undefined, required: readonly string[]): TsvHeader {
+  const names = header !== undefined ? tabFields(header).map((n) => n.toUpperCase()) : [];
+  const missing = required.filter((c) => !names.includes(c));
+  if (missing.length > 0) throw new FileRejectedError(file, `unexpected header: missing ${missing.join(', ')}`);
+  return { index: new Map(names.map((n, i) => [n, i])), width: names.length };
+}
+
+/** One data line of a tab-separated file, read through its header. */
+export function tsvRow(header: TsvHeader, line: number, raw: string): TsvRow {
+  const values = raw.split('\t');
+  return {
+    line,
+    complete: values.length === header.width,
+    get: (column: string) => (values[header.index.get(column) ?? -1] ?? '').trim(),
+  };
+}
+
 /** Tab-separated file whose first line names the columns; a header lacking `required` rejects the file. */
 export function parseHeaderedTsv(file: string, text: string, required: readonly string[]): TsvRow[] {
   const [header, ...body] = numberedLines(text);
-  const names = header ? tabFields(header.text).map((n) => n.toUpperCase()) : [];
-  const missing = required.filter((c) => !names.includes(c));
-  if (missing.length > 0) throw new FileRejectedError(file, `unexpected header: missing ${missing.join(', ')}`);
-  const index = new Map(names.map((n, i) => [n, i]));
-  return body.map(({ line, text: raw }) => {
-    const values = raw.split('\t');
-    return {
-      line,
-      complete: values.length === names.length,
-      get: (column: string) => (values[index.get(column) ?? -1] ?? '').trim(),
-    };
-  });
+  const columns = tsvHeader(file, header?.text, required);
+  return body.map(({ line, text: raw }) => tsvRow(columns, line, raw));
 }
 
 /** A malformed row detected deep inside a row parser: caught by the adapter, reported, skipped. */

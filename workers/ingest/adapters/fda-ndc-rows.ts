@@ -26,6 +26,9 @@ export interface Collected {
   classes: Map<string, ClassEntry>;
 }
 
+/** The substances and classes product rows name (a streamed read keeps these, not the products). */
+export type Vocabulary = Omit<Collected, 'products'>;
+
 /** `Nonsteroidal Anti-inflammatory Drug [EPC], Cyclooxygenase Inhibitors [MoA]` → class entries. */
 export function parsePharmClasses(raw: string): ClassEntry[] {
   return [...raw.matchAll(CLASS_PATTERN)].map((m) => ({
@@ -106,7 +109,7 @@ function buildProduct(row: TsvRow, ingredients: Ingredient[], productNdc: string
   return product;
 }
 
-function attachClasses(product: ProductEntry, row: TsvRow, collected: Collected): void {
+function attachClasses(product: ProductEntry, row: TsvRow, collected: Vocabulary): void {
   const classes = parsePharmClasses(row.get('PHARM_CLASSES'));
   if (classes.length === 0) return;
   for (const c of classes) collected.classes.set(`${c.system}|${c.code}`, c);
@@ -118,43 +121,76 @@ function attachClasses(product: ProductEntry, row: TsvRow, collected: Collected)
   only.classes = [...(only.classes ?? []), ...product.classes.filter((c) => !known.has(`${c.system}|${c.code}`))];
 }
 
-/** Parses one product row into the collection; returns an error message for a malformed row. */
-export function addProduct(row: TsvRow, collected: Collected, asOf: Date, unfinished: boolean): string | null {
+/**
+ * Parses one product row, adding the substances and classes it names to `collected`; returns
+ * the product, or an error message for a malformed row. `taken` tells a PRODUCTID already read.
+ */
+export function readProduct(row: TsvRow, collected: Vocabulary, asOf: Date, unfinished: boolean, taken: (id: string) => boolean): ProductEntry | string {
   if (!row.complete) return 'wrong number of tab-separated fields';
   if (row.get('PRODUCTID') === '') return 'PRODUCTID is empty';
   const productNdc = productNdcCode(row.get('PRODUCTNDC'));
   if (!productNdc) return `PRODUCTNDC "${row.get('PRODUCTNDC')}" is not a labeler-product NDC`;
   if (!row.get('PROPRIETARYNAME') && !row.get('NONPROPRIETARYNAME')) return 'product has neither a proprietary nor a nonproprietary name';
-  if (collected.products.has(row.get('PRODUCTID'))) return `duplicate PRODUCTID ${row.get('PRODUCTID')}`;
+  if (taken(row.get('PRODUCTID'))) return `duplicate PRODUCTID ${row.get('PRODUCTID')}`;
   const ingredients = rowIngredients(row, collected.substances);
   if (typeof ingredients === 'string') return ingredients;
   const product = buildProduct(row, ingredients, productNdc, asOf, unfinished);
   attachClasses(product, row, collected);
+  return product;
+}
+
+/** Parses one product row into the collection; returns an error message for a malformed row. */
+export function addProduct(row: TsvRow, collected: Collected, asOf: Date, unfinished: boolean): string | null {
+  const product = readProduct(row, collected, asOf, unfinished, (id) => collected.products.has(id));
+  if (typeof product === 'string') return product;
   collected.products.set(product.key, product);
   return null;
 }
 
-/** Parses one package row onto its product; returns an error message for a malformed row. */
-export function addPackage(row: TsvRow, products: Map<string, ProductEntry>, asOf: Date, context: { seen: Set<string>; productFile: string }): string | null {
+/** How package rows are checked against what was read before them. */
+export interface PackageContext {
+  /** True when the row's PRODUCTID is a product read (and kept) from the product file. */
+  hasProduct(id: string): boolean;
+  /** Claims a package NDC; false when an earlier row holds it. */
+  claim(ndc11: string): boolean;
+  productFile: string;
+}
+
+/** Checks one package row; returns its 11-digit NDC, or an error message for a malformed row. */
+export function checkPackage(row: TsvRow, context: PackageContext): { ndc11: string } | string {
   if (!row.complete) return 'wrong number of tab-separated fields';
-  const product = products.get(row.get('PRODUCTID'));
-  if (!product) return `PRODUCTID ${row.get('PRODUCTID')} is not a product of ${context.productFile} (or was skipped)`;
+  if (!context.hasProduct(row.get('PRODUCTID'))) return `PRODUCTID ${row.get('PRODUCTID')} is not a product of ${context.productFile} (or was skipped)`;
   const printed = row.get('NDCPACKAGECODE');
   // An undashed code can be split only with the layout its product NDC shows.
   const ndc11 = ndc11Of(printed, packageLayoutOf(row.get('PRODUCTNDC')));
   if (!ndc11) return `NDCPACKAGECODE "${printed}" is not a 4-4-2, 5-3-2 or 5-4-1 NDC`;
-  if (context.seen.has(ndc11)) return `duplicate package NDC ${printed}`;
-  context.seen.add(ndc11);
+  if (!context.claim(ndc11)) return `duplicate package NDC ${printed}`;
+  return { ndc11 };
+}
+
+/** Parses one package row; returns the pack, or an error message for a malformed row. */
+export function readPackage(row: TsvRow, asOf: Date, context: PackageContext): PackEntry | string {
+  const checked = checkPackage(row, context);
+  if (typeof checked === 'string') return checked;
   const description = row.get('PACKAGEDESCRIPTION');
   const pack: PackEntry = {
-    key: ndc11,
+    key: checked.ndc11,
     description,
-    identifiers: ndcPackIdentifiers(printed, ndc11),
+    identifiers: ndcPackIdentifiers(row.get('NDCPACKAGECODE'), checked.ndc11),
     marketing_status: isEnded(row.get('ENDMARKETINGDATE'), asOf) ? 'withdrawn' : 'active',
   };
   // Nested packages read `1 BOTTLE in 1 CARTON > 100 TABLET in 1 BOTTLE`: the last level counts units.
   const quantity = leadingQuantity(description.split('>').pop() ?? '');
   if (quantity) Object.assign(pack, quantity);
-  product.packs.push(pack);
-  return null;
+  return pack;
+}
+
+/** A package context that remembers the package NDCs it has seen. */
+export function packageContext(hasProduct: (id: string) => boolean, productFile: string): PackageContext {
+  const seen = new Set<string>();
+  return {
+    hasProduct,
+    productFile,
+    claim: (ndc11) => !seen.has(ndc11) && Boolean(seen.add(ndc11)),
+  };
 }

@@ -27,7 +27,7 @@ import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, SourceInfo } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, decodeUtf8OrLatin, numberedLines, parseHeaderedTsv, tabFields } from './common.ts';
 import type { InputFile } from './common.ts';
-import { addPackage, addProduct } from './fda-ndc-rows.ts';
+import { addProduct, packageContext, readPackage } from './fda-ndc-rows.ts';
 import type { Collected } from './fda-ndc-rows.ts';
 
 export { parsePharmClasses } from './fda-ndc-rows.ts';
@@ -78,28 +78,31 @@ export interface FdaNdcOptions {
 }
 
 type Kind = 'finished' | 'unfinished';
-interface Classified {
+
+/** What a file's header says it is. */
+export interface FileRole {
   file: InputFile;
-  text: string;
   table: 'product' | 'package';
   /** Null for a package file whose header and name leave its kind open. */
   kind: Kind | null;
 }
 
+interface Classified extends FileRole {
+  text: string;
+}
+
 const baseName = (name: string): string => name.split(/[\\/]/).pop()!.toLowerCase();
 
-/** The file's table and kind, read from its header (and, for packages, from its name). */
-function classify(file: InputFile): Classified {
-  const text = decodeUtf8OrLatin(file.content);
-  const header = numberedLines(text.slice(0, 4096))[0];
-  const names = new Set(header ? tabFields(header.text).map((n) => n.toUpperCase()) : []);
+/** The file's table and kind, read from its header line (and, for packages, from its name). */
+export function classifyHeader(file: InputFile, header: string | undefined): FileRole {
+  const names = new Set(header !== undefined ? tabFields(header).map((n) => n.toUpperCase()) : []);
   const has = (columns: readonly string[]): boolean => columns.every((c) => names.has(c));
-  if (has(PRODUCT_COLUMNS)) return { file, text, table: 'product', kind: 'finished' };
-  if (has(UNFINISHED_PRODUCT_COLUMNS)) return { file, text, table: 'product', kind: 'unfinished' };
+  if (has(PRODUCT_COLUMNS)) return { file, table: 'product', kind: 'finished' };
+  if (has(UNFINISHED_PRODUCT_COLUMNS)) return { file, table: 'product', kind: 'unfinished' };
   if (has(PACKAGE_COLUMNS)) {
     const named = baseName(file.name).includes('unfinished') ? 'unfinished' : null;
     const kind = named ?? (FINISHED_PACKAGE_ONLY.some((c) => names.has(c)) ? 'finished' : null);
-    return { file, text, table: 'package', kind };
+    return { file, table: 'package', kind };
   }
   // Name the columns missing from the layout the file name suggests (a product file by default).
   const [role, expected] = baseName(file.name).includes('package') ? ['package', PACKAGE_COLUMNS] : ['product', PRODUCT_COLUMNS];
@@ -107,9 +110,13 @@ function classify(file: InputFile): Classified {
   throw new FileRejectedError(file.name, `header matches neither the NDC product nor the package layout (finished or unfinished): as a ${role} file it is missing ${missing.join(', ')}`);
 }
 
+function classify(file: InputFile): Classified {
+  const text = decodeUtf8OrLatin(file.content);
+  return { ...classifyHeader(file, numberedLines(text.slice(0, 4096))[0]?.text), text };
+}
+
 /** The product and package file of one kind, or a rejection naming what is wrong. */
-function pairUp(files: InputFile[]): { product: Classified; pack: Classified; kind: Kind } {
-  const classified = files.map(classify);
+export function pairUp<C extends FileRole>(classified: C[]): { product: C; pack: C; kind: Kind } {
   const products = classified.filter((c) => c.table === 'product');
   const packages = classified.filter((c) => c.table === 'package');
   if (products.length !== 1 || packages.length !== 1) {
@@ -125,33 +132,46 @@ function pairUp(files: InputFile[]): { product: Classified; pack: Classified; ki
   return { product, pack, kind };
 }
 
-/** Parses the FDA NDC directory (finished or unfinished pair); malformed rows are reported and skipped. */
+/** The columns a product file of `kind` must have, and the roles its files are reported under. */
+export function layoutOf(kind: Kind): { productColumns: readonly string[]; packageColumns: readonly string[]; roles: [string, string] } {
+  return kind === 'unfinished'
+    ? { productColumns: UNFINISHED_PRODUCT_COLUMNS, packageColumns: PACKAGE_COLUMNS, roles: ['unfinished product', 'unfinished package'] }
+    : { productColumns: PRODUCT_COLUMNS, packageColumns: PACKAGE_COLUMNS, roles: ['product', 'package'] };
+}
+
+/** The source a pair of `kind` fills. */
+export const sourceOf = (kind: Kind): SourceInfo => (kind === 'unfinished' ? FDA_NDC_UNFINISHED_SOURCE : FDA_NDC_SOURCE);
+
+export { baseName as fdaBaseName };
+
+/** Parses the FDA NDC directory (finished or unfinished pair) in memory; malformed rows are reported and skipped. */
 export function parseFdaNdc(files: InputFile[], options: FdaNdcOptions = {}): AdapterResult {
   const asOf = options.asOf ?? new Date();
-  const { product, pack, kind } = pairUp(files);
+  const { product, pack, kind } = pairUp(files.map(classify));
   const unfinished = kind === 'unfinished';
-  const productRows = parseHeaderedTsv(product.file.name, product.text, unfinished ? UNFINISHED_PRODUCT_COLUMNS : PRODUCT_COLUMNS);
-  const packageRows = parseHeaderedTsv(pack.file.name, pack.text, PACKAGE_COLUMNS);
+  const layout = layoutOf(kind);
+  const productRows = parseHeaderedTsv(product.file.name, product.text, layout.productColumns);
+  const packageRows = parseHeaderedTsv(pack.file.name, pack.text, layout.packageColumns);
   const log = new ProblemLog();
   const collected: Collected = { products: new Map(), substances: new Map(), classes: new Map() };
   const report = (file: InputFile, role: string, read: number): FileReport => ({ file: file.name, role, read, kept: 0, skipped: 0 });
-  const reports = [report(product.file, unfinished ? 'unfinished product' : 'product', productRows.length),
-    report(pack.file, unfinished ? 'unfinished package' : 'package', packageRows.length)];
+  const reports = [report(product.file, layout.roles[0], productRows.length), report(pack.file, layout.roles[1], packageRows.length)];
   for (const row of productRows) {
     const problem = addProduct(row, collected, asOf, unfinished);
     if (problem) log.add(product.file.name, row.line, problem);
     reports[0]![problem ? 'skipped' : 'kept'] += 1;
   }
-  const context = { seen: new Set<string>(), productFile: baseName(product.file.name) };
+  const context = packageContext((id) => collected.products.has(id), baseName(product.file.name));
   for (const row of packageRows) {
-    const problem = addPackage(row, collected.products, asOf, context);
-    if (problem) log.add(pack.file.name, row.line, problem);
-    reports[1]![problem ? 'skipped' : 'kept'] += 1;
+    const parsed = readPackage(row, asOf, context);
+    if (typeof parsed === 'string') log.add(pack.file.name, row.line, parsed);
+    else collected.products.get(row.get('PRODUCTID'))!.packs.push(parsed);
+    reports[1]![typeof parsed === 'string' ? 'skipped' : 'kept'] += 1;
   }
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
-      source: unfinished ? FDA_NDC_UNFINISHED_SOURCE : FDA_NDC_SOURCE,
+      source: sourceOf(kind),
       classes: [...collected.classes.values()],
       substances: [...collected.substances.values()],
       products: [...collected.products.values()],

@@ -3,6 +3,7 @@
  * entry names the files it reads and parses them into a normalised snapshot plus row problems.
  * A structurally wrong or missing file throws FileRejectedError and nothing is ingested.
  */
+import type { StreamedAdapterResult } from '../input.ts';
 import type { AdapterResult } from '../snapshot.ts';
 import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
@@ -15,6 +16,7 @@ import type { InputFile } from './common.ts';
 import {
   FDA_PACKAGE_FILE, FDA_PRODUCT_FILE, FDA_UNFINISHED_PACKAGE_FILE, FDA_UNFINISHED_PRODUCT_FILE, parseFdaNdc,
 } from './fda-ndc.ts';
+import { openFdaNdc } from './fda-ndc-stream.ts';
 import { GB_DMD_FILES, parseGbDmd } from './gb-dmd.ts';
 import { BDPM_CIP_FILE, BDPM_CIS_FILE, BDPM_OPTIONAL_FILES, parseFrBdpm } from './fr-bdpm.ts';
 import { parseJsonSnapshot } from './json-snapshot.ts';
@@ -39,6 +41,13 @@ export interface SourceAdapter {
   optionalFiles?: string[];
   /** Parses the files; asynchronous because some formats (xlsx) are read by asynchronous libraries. */
   parse(files: InputFile[]): Promise<AdapterResult>;
+  /**
+   * Opens the files for a streamed ingest, where the format allows it (national registers):
+   * the same snapshot, problems and file reports as `parse`, but products and packs are read
+   * from disk while the engine writes them, so memory stays flat. `drugref ingest` and the
+   * sync worker use it when present.
+   */
+  open?(files: InputFile[]): Promise<StreamedAdapterResult>;
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -61,6 +70,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [FDA_PRODUCT_FILE, FDA_PACKAGE_FILE],
     optionalFiles: [FDA_UNFINISHED_PRODUCT_FILE, FDA_UNFINISHED_PACKAGE_FILE],
     parse: async (files) => parseFdaNdc(files),
+    open: (files) => openFdaNdc(files),
   },
   {
     id: 'us-openfda-ndc',
