@@ -2,7 +2,7 @@
  * The suite runs once on embedded PGlite and, when TEST_DATABASE_URL is set (CI), once
  * more on real PostgreSQL. Each project builds one migrated template; files clone it.
  */
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { createRequire } from 'node:module';
 
@@ -14,7 +14,8 @@ const projects: TestProjectInlineConfiguration[] = [
   { extends: true, test: { name: 'pglite', globalSetup: ['test/helpers/setup-pglite.ts'] } },
 ];
 if (process.env.TEST_DATABASE_URL) {
-  projects.push({ extends: true, test: { name: 'postgres', globalSetup: ['test/helpers/setup-postgres.ts'] } });
+  // The real-browser tests exercise the pages, not the database: they run once, on PGlite.
+  projects.push({ extends: true, test: { name: 'postgres', globalSetup: ['test/helpers/setup-postgres.ts'], exclude: [...configDefaults.exclude, 'test/console/browser/**'] } });
 }
 
 export default defineConfig({

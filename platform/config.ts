@@ -81,6 +81,15 @@ export interface Config {
   upstream: UpstreamConfig;
   /** Register downloads of the sync worker (workers/sync/, docs/sync.md). */
   sync: SyncConfig;
+  /**
+   * Where browsers reach this service (PUBLIC_BASE_URL, no trailing slash): console sign-in
+   * links and the SSO redirect URI are built on it. Null: http://localhost:PORT.
+   */
+  publicBaseUrl: string | null;
+  /** Lifetime of a console session token, fixed from sign-in (docs/console.md). */
+  consoleSessionTtlSeconds: number;
+  /** Let console SSO reach identity providers on loopback/private addresses and over plain http (tests, self-hosted IdPs). */
+  ssoAllowPrivateIssuers: boolean;
 }
 
 /** One register source of the sync worker: where its file lives, on or off, how often to look. */
@@ -313,6 +322,9 @@ export function loadConfig(env: Env = process.env): Config {
     ...receiptConfig(env),
     upstream: upstreamConfig(env),
     sync: syncConfig(env),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', null)?.replace(/\/+$/, '') ?? null,
+    consoleSessionTtlSeconds: int(env, 'CONSOLE_SESSION_TTL_SECONDS', 1_800, 60),
+    ssoAllowPrivateIssuers: bool(env, 'SSO_ALLOW_PRIVATE_ISSUERS', false),
   };
 }
 

@@ -7,9 +7,22 @@ import type { BaseLogger, LoggerOptions } from 'pino';
 
 const KEY_SHAPE = /\b(svc|legacy)_(live|test)_[A-Za-z0-9_-]+/g;
 
-/** Replaces every API-key-shaped token in `text` with its prefix and a mask. */
+/** Console sign-in and console tokens (resolvers/accounts/console-sessions.ts). */
+const CONSOLE_TOKEN_SHAPE = /\b(dcl|dct)_[A-Za-z0-9_-]+/g;
+/** The authorization code and state an identity provider sends to the SSO callback. */
+const SSO_CALLBACK_SECRETS = /([?&](?:code|state)=)[^&]*/g;
+
+/** Replaces every API-key-shaped (or console-token-shaped) token in `text` with its prefix and a mask. */
 export function maskKeys(text: string): string {
-  return text.replace(KEY_SHAPE, (_m, brand: string, env: string) => `${brand}_${env}_[redacted]`);
+  return text
+    .replace(KEY_SHAPE, (_m, brand: string, env: string) => `${brand}_${env}_[redacted]`)
+    .replace(CONSOLE_TOKEN_SHAPE, (_m, kind: string) => `${kind}_[redacted]`);
+}
+
+/** A request URL as logged: keys masked, and the SSO callback's code and state too. */
+function maskUrl(url: string): string {
+  const masked = maskKeys(url);
+  return masked.startsWith('/console/api/sso/callback') ? masked.replace(SSO_CALLBACK_SECRETS, '$1[redacted]') : masked;
 }
 
 interface LoggedRequest {
@@ -29,7 +42,7 @@ export function loggerOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskKeys(req.url), ip: req.ip }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskUrl(req.url), ip: req.ip }),
     },
     hooks: {
       // Messages may quote user input (a key pasted into a query string); mask it too.

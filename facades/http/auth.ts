@@ -77,7 +77,7 @@ export function createGuard(db: Database, now: Clock, cache: KeyCache, upgradeUr
 
     async meter(principal) {
       const at = now();
-      const decision = await consumeQuota(db, principal.accountId, principal.tier, at);
+      const decision = await consumeQuota(db, principal.accountId, principal.tier, at, principal.keyId);
       if (decision.admitted) return decision.remaining;
       const retryAfter = Math.max(1, Math.ceil((decision.resets.getTime() - at.getTime()) / 1000));
       throw new ApiError(

@@ -33,14 +33,17 @@ export function parseKey(raw: string): ParsedKey {
   return { kind: 'key', prefix: match[1] as KeyPrefix, key: raw };
 }
 
-/** Who is calling, resolved from a key. */
+/**
+ * Who is calling, resolved from a key. The console's own lookups act for the account
+ * without a key: keyId, keyPrefix and lastFour are then null (resolvers/accounts/console-sessions.ts).
+ */
 export interface Principal {
   accountId: string;
   accountName: string;
   tier: Tier;
-  keyId: string;
-  keyPrefix: KeyPrefix;
-  lastFour: string;
+  keyId: string | null;
+  keyPrefix: KeyPrefix | null;
+  lastFour: string | null;
   scopes: ReadonlySet<Scope>;
 }
 

@@ -2,7 +2,8 @@
  * Per-account request quota: a monthly and a daily window (UTC calendar month and day),
  * the tighter wins. One conditional upsert counts the request and checks both windows
  * atomically, so concurrent requests on any number of instances never overshoot.
- * A refused request (429) is not counted: it consumed nothing.
+ * A refused request (429) is not counted: it consumed nothing. An admitted one is also
+ * counted per caller and UTC day (`request_usage`, read by GET /v1/usage) in the same statement.
  */
 import type { Queryable } from '../../platform/db.ts';
 import { TIER_LIMITS } from './tiers.ts';
@@ -12,7 +13,8 @@ export type QuotaDecision =
   | { admitted: true; remaining: number | null }
   | { admitted: false; window: 'monthly' | 'daily'; limit: number; resets: Date };
 
-function windowStarts(now: Date): { month: string; day: string; nextMonth: Date; nextDay: Date } {
+/** The UTC month and day `now` falls in (first days, YYYY-MM-DD) and when the next ones start. */
+export function windowStarts(now: Date): { month: string; day: string; nextMonth: Date; nextDay: Date } {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   const d = now.getUTCDate();
@@ -29,21 +31,36 @@ function remaining(limit: number | null, used: number): number | null {
 }
 
 /** Counts one request against the account's quota, or refuses it when a window is full. */
-export async function consumeQuota(db: Queryable, accountId: string, tier: Tier, now: Date): Promise<QuotaDecision> {
+export async function consumeQuota(db: Queryable, accountId: string, tier: Tier, now: Date, keyId: string | null): Promise<QuotaDecision> {
   const { monthly, daily } = TIER_LIMITS[tier];
   const w = windowStarts(now);
   // The WHERE of ON CONFLICT re-checks the locked row, so the count never passes a limit.
+  // set_config(..., true) turns synchronous_commit off for this statement's own implicit
+  // transaction only: the commit (and so the row lock) no longer waits for a WAL flush.
+  // A server crash can lose the last fraction of a second of counts, never add one
+  // (docs/architecture.md, "Hot path").
+  // The second CTE counts the request per caller (key, or the console when keyId is null)
+  // only when the first admitted it: same statement, same round trip, same transaction.
   const counted = await db.query<{ month_used: number; day_used: number }>(
-    `INSERT INTO quota_usage AS q (account_id, month_start, month_used, day_start, day_used)
-     VALUES ($1, $2, 1, $3, 1)
+    `WITH counted AS (
+     INSERT INTO quota_usage AS q (account_id, month_start, month_used, day_start, day_used)
+     SELECT $1::uuid, $2::date, 1, $3::date, 1 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
      ON CONFLICT (account_id, month_start) DO UPDATE SET
        month_used = q.month_used + 1,
        day_used = CASE WHEN q.day_start = EXCLUDED.day_start THEN q.day_used + 1 ELSE 1 END,
        day_start = EXCLUDED.day_start
      WHERE ($4::int IS NULL OR q.month_used < $4)
        AND ($5::int IS NULL OR q.day_start <> EXCLUDED.day_start OR q.day_used < $5)
-     RETURNING month_used, day_used`,
-    [accountId, w.month, w.day, monthly, daily],
+     RETURNING month_used, day_used
+     ), per_caller AS (
+       INSERT INTO request_usage AS r (account_id, day, key_id, requests, last_at)
+       SELECT $1::uuid, $3::date, $6::uuid, 1, $7::timestamptz FROM counted
+       ON CONFLICT (account_id, day, (coalesce(key_id, '00000000-0000-0000-0000-000000000000'::uuid)))
+       DO UPDATE SET requests = r.requests + 1, last_at = GREATEST(r.last_at, EXCLUDED.last_at)
+     )
+     SELECT month_used, day_used FROM counted`,
+    [accountId, w.month, w.day, monthly, daily, keyId, now],
+    { prepare: true },
   );
   const row = counted.rows[0];
   if (row) {

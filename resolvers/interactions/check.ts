@@ -84,7 +84,7 @@ async function licensedAccess(ctx: RequestContext, lockedCount: number): Promise
   const principal = ctx.principal;
   if (!principal || !principal.scopes.has('interactions:write')) return 'plan_does_not_include';
   if (lockedCount === 0) return null;
-  const decision = await consumeQuota(ctx.db, principal.accountId, principal.tier, ctx.now());
+  const decision = await consumeQuota(ctx.db, principal.accountId, principal.tier, ctx.now(), principal.keyId);
   return decision.admitted ? null : 'no_credit_left';
 }
 
