@@ -81,7 +81,7 @@ const validateRoute: RouteDef = {
       context: CONTEXT,
     },
   },
-  screenBody: refusePhi,
+  screenBody: (body) => refusePhi(body),
   variables: prescriptionVariables,
   receipt: (body) => ({ decision: (body as { decision: string }).decision, datasets: datasetsOfMeta(body) }),
   document: `query ($proposed: [JSON!]!, $current: [JSON!], $context: JSON) { validatePrescription(proposed: $proposed, current: $current, context: $context) {

@@ -80,13 +80,23 @@ export interface RouteDef extends OperationDoc {
    * (prescription screening refuses identifying fields with `phi_field_rejected`, which must
    * win over `validation` so a PHI body is never echoed in validation details).
    */
-  screenBody?: (body: unknown) => void;
+  screenBody?: (body: unknown, params: Record<string, unknown>) => void;
   /**
    * The answer carries `receipt`, a signed no-retention receipt over the SHA-256 of the body
    * bytes as received (docs/api-decisions.md "Signed no-retention receipts"); this picks the
    * decision and the data set versions out of the answer.
    */
   receipt?: (body: unknown) => ReceiptFacts;
+  /**
+   * Where the receipt goes in the answer; default a top-level `receipt` field. CDS Hooks
+   * answers carry it in their `extension` object (docs/api-decisions.md "CDS Hooks").
+   */
+  placeReceipt?: (body: unknown, receipt: string) => unknown;
+  /**
+   * A keyless (`public`) route limited per client address like the OpenAPI document
+   * (PUBLIC_RATE_LIMIT_PER_MINUTE, 429 `rate_limited`): the CDS Hooks discovery document.
+   */
+  limitPerIp?: boolean;
   /**
    * The answer is streamed (NDJSON exports) instead of running `document`, which is then
    * only compiled. The function checks the request and throws an ApiError to refuse it; it

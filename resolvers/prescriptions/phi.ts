@@ -19,6 +19,8 @@ export const PHI_FIELDS: ReadonlySet<string> = new Set([
   'address', 'streetaddress', 'street', 'homeaddress', 'postaladdress', 'postcode', 'postalcode', 'zip', 'zipcode', 'city',
   'phone', 'phonenumber', 'telephone', 'tel', 'mobile', 'mobilenumber', 'cellphone', 'fax',
   'ip', 'ipaddress', 'deviceid',
+  // FHIR's contact points and pictures of a person (Patient, RelatedPerson, Practitioner).
+  'telecom', 'photo',
 ]);
 
 function normalise(key: string): string {
@@ -46,11 +48,19 @@ interface Pending {
 }
 
 /**
+ * A further rule for a body format whose identifying content is not told by field names
+ * alone (a FHIR Patient resource, a reference to a person carrying its display name): it
+ * sees each member (object key or array index) and its value and says whether that member
+ * identifies a person. The CDS Hooks service passes one; field names are still checked.
+ */
+export type PhiRule = (key: string | number, value: unknown) => boolean;
+
+/**
  * Paths of every identifying field in `value` (depth-first, document order). Iterative with
  * an explicit stack, so hostile nesting cannot overflow the call stack; a body nested deeper
  * than MAX_BODY_DEPTH is refused with 422 `validation` (it cannot be a valid body anyway).
  */
-export function findPhiFields(value: unknown): string[] {
+export function findPhiFields(value: unknown, rule?: PhiRule): string[] {
   const found: string[] = [];
   const stack: Pending[] = [{ value, path: '', depth: 0, phi: false }];
   while (stack.length) {
@@ -65,10 +75,10 @@ export function findPhiFields(value: unknown): string[] {
     }
     const children: Pending[] = [];
     if (Array.isArray(node)) {
-      node.forEach((item, i) => children.push({ value: item, path: join(path, i), depth: depth + 1, phi: false }));
+      node.forEach((item, i) => children.push({ value: item, path: join(path, i), depth: depth + 1, phi: rule?.(i, item) ?? false }));
     } else {
       for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
-        children.push({ value: child, path: join(path, key), depth: depth + 1, phi: PHI_FIELDS.has(normalise(key)) });
+        children.push({ value: child, path: join(path, key), depth: depth + 1, phi: PHI_FIELDS.has(normalise(key)) || (rule?.(key, child) ?? false) });
       }
     }
     // Reversed onto the stack so children are visited in document order.
@@ -77,9 +87,9 @@ export function findPhiFields(value: unknown): string[] {
   return found;
 }
 
-/** Throws 422 `phi_field_rejected` when the body carries identifying fields. */
-export function refusePhi(body: unknown): void {
-  const fields = findPhiFields(body);
+/** Throws 422 `phi_field_rejected` when the body carries identifying fields (`rule` adds a format's own). */
+export function refusePhi(body: unknown, rule?: PhiRule): void {
+  const fields = findPhiFields(body, rule);
   if (fields.length === 0) return;
   throw new ApiError('phi_field_rejected',
     `The body carries identifying field(s) ${fields.join(', ')}; only drug identifiers and coarse context are accepted. Nothing was stored or logged.`,

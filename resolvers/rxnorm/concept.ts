@@ -127,3 +127,14 @@ export async function rxConcept(ctx: RequestContext, rxcui: string): Promise<RxC
     missing: missing.sort(),
   };
 }
+
+/**
+ * The ingredients (tty IN) of an RxNorm concept, from the same RxNav call (and cache row) as
+ * `rxConcept`'s related part; null when RxNorm does not know the rxcui. Upstream failures
+ * propagate as ApiErrors (502, or 503 when the source is switched off).
+ */
+export async function rxIngredients(ctx: RequestContext, rxcui: string): Promise<RxTerm[] | null> {
+  const answer = await fetchSource<RxRelated>(ctx, 'rxnav', { path: `/REST/rxcui/${encodeURIComponent(rxcui)}/related.json`, query: { tty: 'IN BN SCD SBD' } });
+  if (answer.status === 404) return null;
+  return termsOf(answer.body ?? {}, ['IN']);
+}
