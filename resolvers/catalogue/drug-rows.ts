@@ -4,6 +4,7 @@
  * prime the per-request drug loader.
  */
 import type { Queryable } from '../../platform/db.ts';
+import type { DatedDrugInfo } from './dated-record.ts';
 
 export interface DrugRow {
   id: string;
@@ -27,6 +28,8 @@ export interface DrugRow {
   matchedBy?: string;
   /** Set by drugByCode: the pack whose identifier resolved. */
   matchedPackId?: string | null;
+  /** Set on a record reconstructed as of a date (`as_of`): its own reader, status and provenance. */
+  dated?: DatedDrugInfo;
 }
 
 /** Column list of `products p` that `toDrug` reads (dates as text, numerics as float). */

@@ -7,6 +7,8 @@
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
 import type { RequestContext } from '../context.ts';
+import { readerOf } from './reader.ts';
+import type { CatalogueReader } from './reader.ts';
 
 /** The product-image members read here (snapshot ProductEntry field names). */
 const FACT_KEYS = [
@@ -27,22 +29,27 @@ export function productFactsLoader(db: Queryable) {
       [ids],
     );
     const byId = new Map<string, ProductFacts>();
-    for (const { id, record } of rows) {
-      const facts = byId.get(id) ?? {};
-      for (const key of FACT_KEYS) if (facts[key] === undefined && record[key] !== undefined && record[key] !== null) facts[key] = record[key];
-      byId.set(id, facts);
-    }
+    for (const { id, record } of rows) byId.set(id, addFacts(byId.get(id) ?? {}, record));
     return ids.map((id) => byId.get(id) ?? {});
   });
+}
+
+/** Adds the facts `record` states that `facts` lacks (the first record to state a fact wins). */
+export function addFacts(facts: ProductFacts, record: Record<string, unknown>): ProductFacts {
+  for (const key of FACT_KEYS) if (facts[key] === undefined && record[key] !== undefined && record[key] !== null) facts[key] = record[key];
+  return facts;
 }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 
-const drugFacts = (drug: { id: string }, ctx: RequestContext): Promise<ProductFacts> => ctx.loaders.catalogue.facts.load(drug.id);
+/** A drug as the fact fields see it; a dated record (`as_of`) reads its facts as they stood (dated-record.ts). */
+type FactDrug = { id: string; dated?: { reader: CatalogueReader } };
+
+const drugFacts = (drug: FactDrug, ctx: RequestContext): Promise<ProductFacts> => readerOf(drug, ctx.loaders.catalogue).facts.load(drug.id);
 const field = <T>(pick: (facts: ProductFacts) => T) =>
-  async (drug: { id: string }, _: unknown, ctx: RequestContext): Promise<T> => pick(await drugFacts(drug, ctx));
+  async (drug: FactDrug, _: unknown, ctx: RequestContext): Promise<T> => pick(await drugFacts(drug, ctx));
 
 /** GraphQL fields of a Drug answered from its facts. */
 export const factFields = {
@@ -57,8 +64,8 @@ export const factFields = {
 };
 
 /** The drug's ingredient rows with the register's strength text and moiety strength (by register order). */
-export async function ingredientsWithEntries(drug: { id: string }, ctx: RequestContext) {
-  const [rows, facts] = await Promise.all([ctx.loaders.catalogue.ingredients.load(drug.id), drugFacts(drug, ctx)]);
+export async function ingredientsWithEntries(drug: FactDrug, ctx: RequestContext) {
+  const [rows, facts] = await Promise.all([readerOf(drug, ctx.loaders.catalogue).ingredients.load(drug.id), drugFacts(drug, ctx)]);
   return rows.map((row, position) => {
     const entry = ingredientEntry(facts, position);
     const moiety = entry?.moiety && typeof entry.moiety === 'object' ? entry.moiety as Record<string, unknown> : null;

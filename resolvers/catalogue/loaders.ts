@@ -11,6 +11,7 @@ import { productFactsLoader } from './facts.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { createMoietyDrugsLoader, createSaltLoader, createSubstanceClassLoader, createSubstanceLoader } from './substances.ts';
 import { createIdentityMembersLoader, createSubstanceIdentityLoader } from './substance-links.ts';
+import { historyStarts } from './change-history.ts';
 
 export interface IngredientRow {
   unii: string;
@@ -246,6 +247,10 @@ export function createCatalogueLoaders(db: Queryable) {
     moietyDrugs: createMoietyDrugsLoader(db),
     substanceIdentity: createSubstanceIdentityLoader(db),
     identityMembers: createIdentityMembersLoader(db),
+    historyStart: new DataLoader<string, Date | null>(async (sources) => {
+      const starts = await historyStarts(db, sources);
+      return sources.map((s) => starts.get(s) ?? null);
+    }),
   };
 }
 

@@ -21,6 +21,11 @@ const STORED_SYSTEMS: Partial<Record<LookupSystem, string[]>> = {
   ean: ['ean', 'gtin'],
 };
 
+/** The stored systems a lookup system reads (itself, or gtin and ean together). */
+export function storedSystems(system: string): string[] {
+  return STORED_SYSTEMS[system as LookupSystem] ?? [system];
+}
+
 export function isLookupSystem(system: string): system is LookupSystem {
   return (LOOKUP_SYSTEMS as readonly string[]).includes(system);
 }
@@ -49,7 +54,7 @@ export function normaliseLookup(system: string, code: string): string {
  */
 export async function drugByCode(db: Queryable, system: string, code: string): Promise<DrugRow | null> {
   const normalised = normaliseLookup(system, code);
-  const systems = STORED_SYSTEMS[system as LookupSystem] ?? [system];
+  const systems = storedSystems(system);
   const { rows } = await db.query<ProductRecord & { pack_id: string | null }>(
     // A code of a merged source answers with its representative product and pack (0600_merge.sql).
     `SELECT ${PRODUCT_COLUMNS}, coalesce(k.merged_into, k.id) AS pack_id FROM identifiers i

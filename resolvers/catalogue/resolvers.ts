@@ -17,7 +17,11 @@ import { factFields, ingredientsWithEntries } from './facts.ts';
 import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
 import { fhirMedication } from './fhir.ts';
-import type { MonographRow, PackRow } from './loaders.ts';
+import type { MonographRow } from './loaders.ts';
+import { readerOf } from './reader.ts';
+import { parseAsOf } from './as-of.ts';
+import { datedDrugByCode, datedDrugById } from './dated-drug.ts';
+import type { DatedPackRow } from './dated-record.ts';
 import { substanceResolvers } from './substance-resolvers.ts';
 import { buildProfile, profileResolvers } from './profile-resolvers.ts';
 
@@ -46,39 +50,50 @@ async function atcNodeOf(drug: DrugRow, ctx: RequestContext): Promise<AtcNode | 
   return drug.atcCode ? ctx.loaders.atcNode.load(drug.atcCode) : null;
 }
 
+/** The loaders a drug's fields read: its own when reconstructed as of a date (dated-record.ts). */
+const read = (drug: DrugRow, ctx: RequestContext) => readerOf(drug, ctx.loaders.catalogue);
+
+/** A drug record, or the record as of `asOf` (validated first: a bad value is 422 whatever the id). */
+async function drugAsOf(ctx: RequestContext, args: { id: string; asOf?: string | null }): Promise<DrugRow | null> {
+  if (args.asOf === undefined || args.asOf === null) return loadDrug(ctx, args.id);
+  return datedDrugById(ctx, args.id, parseAsOf(args.asOf, ctx.now()));
+}
+
 const drugFields = {
   substanceName: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
-    const names = (await ctx.loaders.catalogue.ingredients.load(drug.id)).map((i) => i.name ?? i.unii);
+    const names = (await read(drug, ctx).ingredients.load(drug.id)).map((i) => i.name ?? i.unii);
     return names.length ? [...new Set(names)].join(' + ') : null;
   },
   matchedBy: (drug: DrugRow) => drug.matchedBy ?? null,
   ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ingredientsWithEntries(drug, ctx),
   ...factFields,
-  identifiers: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.identifiers.load(drug.id),
-  packs: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.packs.load(drug.id),
-  matchedPack: (drug: DrugRow, _: unknown, ctx: RequestContext) => (drug.matchedPackId ? ctx.loaders.catalogue.pack.load(drug.matchedPackId) : null),
+  identifiers: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).identifiers.load(drug.id),
+  packs: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).packs.load(drug.id),
+  matchedPack: (drug: DrugRow, _: unknown, ctx: RequestContext) => (drug.matchedPackId ? read(drug, ctx).pack.load(drug.matchedPackId) : null),
   atcChain: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
     if (!drug.atcCode) return [];
     const nodes = await ctx.loaders.atcNode.loadMany([...atcAncestorCodes(drug.atcCode), drug.atcCode]);
     return nodes.filter((n): n is AtcNode => n !== null && !(n instanceof Error));
   },
-  monographLanguages: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.monographLanguages.load(drug.id),
-  monograph: (drug: DrugRow, args: { lang: string }, ctx: RequestContext) => ctx.loaders.catalogue.monograph.load(`${drug.id}|${args.lang}`),
-  classes: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.productClasses.load(drug.id),
+  monographLanguages: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).monographLanguages.load(drug.id),
+  monograph: (drug: DrugRow, args: { lang: string }, ctx: RequestContext) => read(drug, ctx).monograph.load(`${drug.id}|${args.lang}`),
+  classes: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).productClasses.load(drug.id),
   fhirMedication: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
     const [ingredients, identifiers, atc] = await Promise.all([
-      ctx.loaders.catalogue.ingredients.load(drug.id),
-      ctx.loaders.catalogue.identifiers.load(drug.id),
+      read(drug, ctx).ingredients.load(drug.id),
+      read(drug, ctx).identifiers.load(drug.id),
       atcNodeOf(drug, ctx),
     ]);
     return fhirMedication(drug, ingredients, identifiers, atc?.name ?? null);
   },
-  centralAuthorisation: (drug: DrugRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.centralAuthorisation.load(drug.id),
+  centralAuthorisation: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).centralAuthorisation.load(drug.id),
   meta: async (drug: DrugRow, _: unknown, ctx: RequestContext) => {
     // The EMA record contributes to the answer when the product links to one.
-    const central = await ctx.loaders.catalogue.centralAuthorisation.load(drug.id);
-    return metaFor(ctx.loaders.source, central ? [...drug.sources, central.source] : drug.sources);
+    const central = await read(drug, ctx).centralAuthorisation.load(drug.id);
+    const meta = await metaFor(ctx.loaders.source, central ? [...drug.sources, central.source] : drug.sources);
+    return drug.dated ? { ...meta, ...drug.dated.meta } : meta;
   },
+  asOf: (drug: DrugRow) => drug.dated?.asOf ?? null,
 };
 
 /** The monograph in `lang`, or a 404 that names the languages the drug does have. */
@@ -97,6 +112,15 @@ async function monographOf(ctx: RequestContext, args: { id: string; lang: string
   throw new ApiError('not_found', `This drug has no monograph in "${args.lang}" (${available}).`);
 }
 
+/** Status fields of a pack of a dated record; null on every other pack. */
+const datedPackFields = {
+  status: (pack: DatedPackRow) => pack.dated?.span.status ?? null,
+  statusReason: (pack: DatedPackRow) => pack.dated?.span.reason ?? null,
+  statusSince: (pack: DatedPackRow) => pack.dated?.span.since ?? null,
+  statusUntil: (pack: DatedPackRow) => pack.dated?.span.until ?? null,
+  recall: (pack: DatedPackRow) => pack.dated?.span.recall ?? null,
+};
+
 export const catalogueResolvers = {
   Query: {
     drugs: (_: unknown, args: { q: string; country?: string | null; atc?: string | null; limit: number }, ctx: RequestContext) =>
@@ -105,9 +129,12 @@ export const catalogueResolvers = {
         country: args.country ? args.country.toUpperCase() : null,
         atc: args.atc ?? null,
         limit: boundedInt('limit', args.limit, 1, MAX_SEARCH_LIMIT),
-      }),
-    drug: (_: unknown, args: { id: string }, ctx: RequestContext) => loadDrug(ctx, args.id),
-    drugByCode: (_: unknown, args: { system: string; code: string }, ctx: RequestContext) => drugByCode(ctx.db, args.system, args.code),
+      }, ctx.loaders.catalogue.ingredients),
+    drug: (_: unknown, args: { id: string; asOf?: string | null }, ctx: RequestContext) => drugAsOf(ctx, args),
+    drugByCode: (_: unknown, args: { system: string; code: string; asOf?: string | null }, ctx: RequestContext) =>
+      (args.asOf === undefined || args.asOf === null
+        ? drugByCode(ctx.db, args.system, args.code)
+        : datedDrugByCode(ctx, args.system, args.code, parseAsOf(args.asOf, ctx.now()))),
     drugEquivalents: async (_: unknown, args: { id: string; perCountry: number }, ctx: RequestContext) => {
       const perCountry = boundedInt('per_country', args.perCountry, 1, MAX_PER_COUNTRY);
       const drug = await loadDrug(ctx, args.id);
@@ -129,8 +156,12 @@ export const catalogueResolvers = {
     meta: (result: SearchResult, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, result.results.flatMap((d) => d.sources)),
   },
   Pack: {
-    identifiers: (pack: PackRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.packIdentifiers.load(pack.id),
-    prices: (pack: PackRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.prices.load(pack.id),
+    identifiers: (pack: DatedPackRow, _: unknown, ctx: RequestContext) => pack.dated?.identifiers ?? ctx.loaders.catalogue.packIdentifiers.load(pack.id),
+    prices: (pack: DatedPackRow, _: unknown, ctx: RequestContext) => pack.dated?.prices ?? ctx.loaders.catalogue.prices.load(pack.id),
+    ...datedPackFields,
+  },
+  SourceStatus: {
+    historyStarts: (source: { id: string }, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.historyStart.load(source.id),
   },
   Monograph: {
     availableLanguages: (m: MonographRow, _: unknown, ctx: RequestContext) => ctx.loaders.catalogue.monographLanguages.load(m.productId),

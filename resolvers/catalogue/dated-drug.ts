@@ -1,0 +1,182 @@
+/**
+ * Drug records as of a date (`as_of` on GET /v1/drugs/{id}, /v1/drugs/lookup and
+ * /v1/packs/{system}/{code}; docs/api-decisions.md "Identifier status as of a date"),
+ * reconstructed from the change log: which product and packs the registers listed then,
+ * their images then, and each pack's status at that instant with the span it held.
+ *
+ * A dated record is one register row's history: merging sources (merge.ts) writes no change
+ * record, so the dated answer is the row a lookup prefers (today's representative where it
+ * still exists), not the merge of every register describing the pack.
+ */
+import { createHash } from 'node:crypto';
+import type { RequestContext } from '../context.ts';
+import type { AsOf } from './as-of.ts';
+import { historyStarts, imagesById, keyOf, keysOfProducts, productVersions, recordsWithCode, versionAt, versionsByKey } from './change-history.ts';
+import type { RecordKey, Version } from './change-history.ts';
+import { datedDrugRow, undatedRecord } from './dated-record.ts';
+import type { DatedPackPart, DrugAsOf } from './dated-record.ts';
+import { eventTimes, lists, packStatusAt, productStatusAt, recallsByProduct, spanAt } from './dated-status.ts';
+import type { CodeMatch, Histories, StatusSpan } from './dated-status.ts';
+import { isUuid } from './drug-rows.ts';
+import type { DrugRow } from './drug-rows.ts';
+import { drugByCode, normaliseLookup, storedSystems } from './lookup.ts';
+
+/** A pack the lookup matched: its record key and the code it matched by. */
+interface Matched {
+  key: RecordKey;
+  match: CodeMatch;
+}
+
+/**
+ * A stable id for a pack no longer in the catalogue (its row and uuid are gone; the log keys it
+ * by source and natural key): name-based, uuid-shaped (version 5 layout over SHA-256).
+ */
+export function derivedPackId(key: RecordKey): string {
+  const h = createHash('sha256').update(`drugref:pack\u0000${key.source}\u0000${key.key}`).digest('hex');
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Row ids of the packs that still exist, by record key. */
+async function currentPackIds(ctx: RequestContext, keys: readonly RecordKey[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await ctx.db.query<RecordKey & { id: string }>(
+    `SELECT k.source, k.natural_key AS key, k.id FROM packs k
+       JOIN unnest($1::text[], $2::text[]) AS w(source, key) ON k.source = w.source AND k.natural_key = w.key`,
+    [keys.map((k) => k.source), keys.map((k) => k.key)],
+  );
+  return new Map(rows.map((r) => [keyOf(r), r.id]));
+}
+
+/** Everything the statuses of one product and its packs read, in five indexed queries. */
+async function readHistories(ctx: RequestContext, productId: string, extraPack: RecordKey | null) {
+  const packKeys = await keysOfProducts(ctx.db, 'packs', [productId]);
+  if (extraPack && !packKeys.some((k) => keyOf(k) === keyOf(extraPack))) packKeys.push(extraPack);
+  const packs = await versionsByKey(ctx.db, 'packs', packKeys);
+  const productIds = [...new Set([productId, ...[...packs.values()].flat().map((v) => v.drugId).filter((id): id is string => id !== null)])];
+  const [products, recallKeys] = await Promise.all([productVersions(ctx.db, productIds), keysOfProducts(ctx.db, 'recalls', productIds)]);
+  const recallVersions = await versionsByKey(ctx.db, 'recalls', recallKeys);
+  const sources = [...[...products.values()].flat(), ...[...packs.values()].flat(), ...[...recallVersions.values()].flat()].map((v) => v.source);
+  const h: Histories = { products, recalls: recallsByProduct(recallVersions, productIds), starts: await historyStarts(ctx.db, sources) };
+  return { h, packs };
+}
+
+const productIdsOf = (versions: readonly Version[]): string[] => [...new Set(versions.map((v) => v.drugId).filter((id): id is string => id !== null))];
+
+/** A pack's status span at `at`; with `match`, as the holder of that code. */
+function packSpan(h: Histories, versions: Version[], at: Date, match?: CodeMatch): StatusSpan {
+  const events = eventTimes(h, versions, productIdsOf(versions), versions[0]!.source);
+  return spanAt(events, at, (t) => packStatusAt(h, versions, t, match));
+}
+
+/** The version of a record to show at `at`: the one in force, else the last listed before, else the first listed after. */
+function shownVersion(versions: readonly Version[], at: Date, match?: CodeMatch): Version | null {
+  const v = versionAt(versions, at);
+  if (lists(v, match)) return v;
+  const before = versions.filter((x) => x.at.getTime() <= at.getTime() && lists(x, match)).pop();
+  return before ?? versions.find((x) => lists(x, match)) ?? null;
+}
+
+/**
+ * Builds the record of product `productId` as shown at `recordAt` (the instant asked when it
+ * was listed then, else its nearest listed version) with every status taken at `asOf.at`.
+ */
+async function assemble(ctx: RequestContext, productId: string, recordAt: Date, asOf: AsOf, matched: Matched | null): Promise<DrugRow | null> {
+  const { h, packs } = await readHistories(ctx, productId, matched?.key ?? null);
+  const versions = h.products.get(productId) ?? [];
+  const product = shownVersion(versions, recordAt);
+  if (!product) return null;
+  const source = product.source;
+  const image = (await imagesById(ctx.db, [product.id])).get(product.id) ?? {};
+  const listed = [...packs.entries()].filter(([, vs]) => {
+    const v = versionAt(vs, recordAt);
+    return lists(v) && v.drugId === productId;
+  });
+  const ids = await currentPackIds(ctx, listed.map(([, vs]) => vs[0]!));
+  const parts: DatedPackPart[] = listed.map(([key, vs]) => ({
+    id: ids.get(key) ?? derivedPackId(vs[0]!),
+    version: versionAt(vs, recordAt)!,
+    span: packSpan(h, vs, asOf.at, matched && keyOf(matched.key) === key ? matched.match : undefined),
+  }));
+  const matchedPart = matched ? parts.find((p) => keyOf(p.version) === keyOf(matched.key)) ?? null : null;
+  const own = matchedPart?.span
+    ?? spanAt(eventTimes(h, versions, [productId], source), asOf.at, (t) => productStatusAt(h, productId, source, t));
+  const sources = [...new Set([source, ...(own.recall ? [own.recall.source] : [])])];
+  const starts = sources.map((s) => h.starts.get(s));
+  const block: DrugAsOf = {
+    requested: asOf.requested, at: asOf.at, status: own.status, statusReason: own.reason, statusSince: own.since, statusUntil: own.until,
+    recall: own.recall ?? null, recordedAt: product.at,
+  };
+  return datedDrugRow(ctx, {
+    id: productId, source, image, packs: parts, matchedPackId: matchedPart?.id ?? null, asOf: block, sources,
+    meta: { asOf: asOf.at, historyStarts: starts.some((s) => !s) ? null : new Date(Math.max(...starts.map((s) => s!.getTime()))) },
+  });
+}
+
+/** GET /v1/drugs/{id}?as_of: the product (today's representative for a merged id) as it stood. */
+export async function datedDrugById(ctx: RequestContext, id: string, asOf: AsOf): Promise<DrugRow | null> {
+  if (!isUuid(id)) return null;
+  const wanted = id.toLowerCase();
+  const { rows } = await ctx.db.query<{ id: string }>('SELECT coalesce(merged_into, id) AS id FROM products WHERE id = $1', [wanted]);
+  const productId = rows[0]?.id ?? wanted;
+  const versions = (await productVersions(ctx.db, [productId])).get(productId);
+  if (!versions) {
+    const current = await ctx.loaders.catalogue.drug.load(wanted);
+    return current ? undatedRecord(ctx, current, asOf) : null;
+  }
+  const shown = shownVersion(versions, asOf.at);
+  const recordAt = shown && lists(versionAt(versions, asOf.at)) ? asOf.at : (shown?.at ?? asOf.at);
+  return assemble(ctx, productId, recordAt, asOf, null);
+}
+
+interface Candidate {
+  table: 'products' | 'packs';
+  key: RecordKey;
+  shown: Version;
+  listed: boolean;
+}
+
+/** Lookup preference at the date: listed then, pack-level, today's representative row, not withdrawn, then by key. */
+function rank(c: Candidate, representatives: Set<string>): Array<number | string> {
+  return [c.listed ? 0 : 1, c.table === 'packs' ? 0 : 1, representatives.has(`${c.table}|${keyOf(c.key)}`) ? 0 : 1,
+    c.shown.image?.marketing_status === 'withdrawn' ? 1 : 0, c.key.source, c.key.key];
+}
+
+function compareRanks(a: Array<number | string>, b: Array<number | string>): number {
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return 0;
+}
+
+/** Rows of the candidates that are today's representatives (exist and are merged into no other). */
+async function representatives(ctx: RequestContext, candidates: readonly Candidate[]): Promise<Set<string>> {
+  const { rows } = await ctx.db.query<{ t: string; source: string; key: string }>(
+    `SELECT w.t, w.source, w.key FROM unnest($1::text[], $2::text[], $3::text[]) AS w(t, source, key)
+      WHERE (w.t = 'packs' AND EXISTS (SELECT 1 FROM packs k WHERE k.source = w.source AND k.natural_key = w.key AND k.merged_into IS NULL))
+         OR (w.t = 'products' AND EXISTS (SELECT 1 FROM products p WHERE p.source = w.source AND p.natural_key = w.key AND p.merged_into IS NULL))`,
+    [candidates.map((c) => c.table), candidates.map((c) => c.key.source), candidates.map((c) => c.key.key)],
+  );
+  return new Set(rows.map((r) => `${r.t}|${keyOf(r)}`));
+}
+
+/** GET /v1/drugs/lookup?as_of and /v1/packs/{system}/{code}?as_of: the record holding the code then. */
+export async function datedDrugByCode(ctx: RequestContext, system: string, code: string, asOf: AsOf): Promise<DrugRow | null> {
+  const match: CodeMatch = { systems: storedSystems(system), code: normaliseLookup(system, code) };
+  const records = await recordsWithCode(ctx.db, match.systems, match.code);
+  if (records.length === 0) {
+    const current = await drugByCode(ctx.db, system, code);
+    return current ? undatedRecord(ctx, current, asOf) : null;
+  }
+  const keysOf = (table: 'products' | 'packs') => records.filter((r) => r.table === table);
+  const [packs, products] = await Promise.all([versionsByKey(ctx.db, 'packs', keysOf('packs')), versionsByKey(ctx.db, 'products', keysOf('products'), true)]);
+  const candidates: Candidate[] = [];
+  for (const r of records) {
+    const versions = (r.table === 'packs' ? packs : products).get(keyOf(r)) ?? [];
+    const shown = shownVersion(versions, asOf.at, match);
+    if (shown) candidates.push({ table: r.table, key: r, shown, listed: lists(versionAt(versions, asOf.at), match) });
+  }
+  if (candidates.length === 0) return null;
+  const reps = await representatives(ctx, candidates);
+  const best = candidates.sort((a, b) => compareRanks(rank(a, reps), rank(b, reps)))[0]!;
+  const recordAt = best.listed ? asOf.at : best.shown.at;
+  return assemble(ctx, best.shown.drugId!, recordAt, asOf, best.table === 'packs' ? { key: best.key, match } : null);
+}
