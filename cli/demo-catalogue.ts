@@ -7,6 +7,7 @@
 import type { Database } from '../platform/db.ts';
 import { buildDemoSnapshots, buildDemoUpdateSnapshots } from '../data/demo/build.ts';
 import { ingestSnapshots } from '../workers/ingest/engine.ts';
+import { refreshLasa } from '../resolvers/catalogue/lasa-refresh.ts';
 import type { IngestOptions, IngestReport } from '../workers/ingest/engine.ts';
 
 export type DemoState = 'loaded' | 'present' | 'skipped';
@@ -24,14 +25,22 @@ function summary(verb: string, report: IngestReport): string {
     + `${t.substances.insert} substances, ${t.atc_nodes.insert} ATC nodes, ${report.changes} change records in ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
-/** Loads the first demo state through the engine (in one transaction). Idempotent: a second load writes nothing. */
-export function loadDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<IngestReport> {
-  return ingestSnapshots(db, buildDemoSnapshots(), options);
+/**
+ * Loads the first demo state through the engine (in one transaction), then its look-alike
+ * pairs (a few hundred names per country: well under a second). Idempotent: a second load
+ * writes nothing.
+ */
+export async function loadDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<IngestReport> {
+  const report = await ingestSnapshots(db, buildDemoSnapshots(), options);
+  await refreshLasa(db);
+  return report;
 }
 
 /** Ingests the second demo state: changed prices, new, withdrawn and removed products, recalls. */
-export function updateDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<IngestReport> {
-  return ingestSnapshots(db, buildDemoUpdateSnapshots(), options);
+export async function updateDemoCatalogue(db: Database, options: IngestOptions = {}): Promise<IngestReport> {
+  const report = await ingestSnapshots(db, buildDemoUpdateSnapshots(), options);
+  await refreshLasa(db);
+  return report;
 }
 
 /**

@@ -8,6 +8,7 @@ import { createAtcChildrenLoader, createAtcLoader } from './classification/atc.t
 import { createSourceLoader } from './sources/status.ts';
 import { createLastDeliveryLoader } from './changes/deliveries.ts';
 import { createCatalogueLoaders } from './catalogue/loaders.ts';
+import { createLasaLoader } from './catalogue/lasa.ts';
 
 export function createLoaders(db: Queryable, now: Clock) {
   return {
@@ -16,6 +17,7 @@ export function createLoaders(db: Queryable, now: Clock) {
     atcChildren: createAtcChildrenLoader(db),
     webhookLastDelivery: createLastDeliveryLoader(db),
     catalogue: createCatalogueLoaders(db),
+    lasa: createLasaLoader(db),
   };
 }
 

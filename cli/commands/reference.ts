@@ -1,5 +1,5 @@
 /**
- * `drugref reference interactions <file...> [--licensed]` and `drugref reference fx <file>`:
+ * `drugref reference interactions <file...> [--licensed]`, `drugref reference fx <file>` and `drugref reference lasa <file>`:
  * load the service's own reference tables — an interaction data set (the service's
  * "drugref-interactions/1" JSON, EPha's matrix CSV or DDInter's CSVs, recognised by their
  * header; docs/interactions.md) or ECB reference rates (docs/markets.md) — in one transaction
@@ -9,6 +9,8 @@
 import { loadConfig } from '../../platform/config.ts';
 import { FxFileError, loadFxFile } from '../../resolvers/markets/fx-file.ts';
 import { InteractionFileError, loadInteractionFiles } from '../../workers/ingest/interactions.ts';
+import { LasaFileError, loadLasaFile } from '../../workers/ingest/lasa-file.ts';
+import { refreshLasa } from '../../resolvers/catalogue/lasa-refresh.ts';
 import type { InteractionSetReport } from '../../workers/ingest/interactions.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatProblems } from '../ingest-output.ts';
@@ -32,7 +34,7 @@ async function withFileErrors(run: (db: Awaited<ReturnType<typeof openConfigured
     await run(db);
     return 0;
   } catch (error) {
-    if (!(error instanceof InteractionFileError) && !(error instanceof FxFileError) && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!(error instanceof InteractionFileError) && !(error instanceof FxFileError) && !(error instanceof LasaFileError) && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     err(`drugref reference: file rejected, nothing was written: ${(error as Error).message}`);
     return 1;
   } finally {
@@ -50,5 +52,24 @@ export function loadFx(path: string): Promise<number> {
   return withFileErrors(async (db) => {
     const r = await loadFxFile(db, path);
     out(`Loaded ${r.rates} reference rates for ${r.dates.length} date(s), newest ${r.dates.at(-1)}.`);
+  });
+}
+
+/**
+ * `reference lasa <file>`: a curated confused-names list (docs/catalogue.md "LASA"), then the
+ * computed look-alike pairs of every country whose catalogue changed since they were computed.
+ */
+export function loadLasa(path: string): Promise<number> {
+  return withFileErrors(async (db) => {
+    const r = await loadLasaFile(db, path);
+    if (r.problems.length > 0) {
+      err(`${r.problems.length} row(s) skipped:`);
+      formatProblems(r.problems).forEach((line) => err(`  ${line}`));
+    }
+    out(`Loaded look-alike pairs of ${r.sources.join(', ')} from ${r.read} rows: ${r.inserted} new, ${r.updated} changed, ${r.removed} removed, ${r.unchanged} unchanged.`);
+    const refreshed = await refreshLasa(db);
+    out(refreshed.length
+      ? `Computed look-alike pairs: ${refreshed.map((c) => `${c.country} ${c.pairs} pairs among ${c.names} names`).join('; ')}.`
+      : 'Computed look-alike pairs were up to date.');
   });
 }
