@@ -5,12 +5,18 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { validationError } from './errors.ts';
+import { createHash } from 'node:crypto';
+import { PgListener, pgliteListen } from './db-listen.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -19,7 +25,28 @@ export interface QueryResult<R> {
 
 /** Anything that runs parameterised SQL: the database itself or an open transaction. */
 export interface Queryable {
-  query<R extends QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
+}
+
+/** How one statement is sent. */
+export interface QueryOptions {
+  /**
+   * Send it as a named prepared statement (parsed once per connection, name derived from
+   * the text). Only for hot paths with a fixed text: every distinct text stays prepared on
+   * each connection it ran on.
+   */
+  prepare?: boolean;
+}
+
+/** Callbacks of `Database.listen`. */
+export interface ListenHandlers {
+  /** A NOTIFY on the channel, from any session, delivered after its transaction committed. */
+  notify(payload: string): void;
+  /**
+   * Whether notifications are being received: false while the listening connection is
+   * down (notifications may be missed), true again once it listens anew.
+   */
+  state?(listening: boolean): void;
 }
 
 export interface Database extends Queryable {
@@ -39,7 +66,40 @@ export interface Database extends Queryable {
   readonly roundTrips: number;
   /** The embedded database's files as a tarball (PGlite only), to clone it fast in tests. */
   dump?(): Promise<Blob>;
+  /**
+   * Bulk load (PostgreSQL only; undefined on PGlite): runs `fn` in BEGIN/COMMIT on one
+   * connection, where `tx.copyFrom` streams text-format rows into `COPY <target> FROM STDIN`.
+   */
+  bulkLoad?<T>(fn: (tx: BulkLoader) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs on `channel` (a lower-case identifier) and calls `handlers.notify` for each
+   * NOTIFY; resolves once listening, to a function that stops. PostgreSQL: one dedicated
+   * connection per database, reconnecting when it drops (`state(false)` until then).
+   * PGlite: the embedded session, so a notification arrives before the committing query returns.
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<() => void>;
   close(): Promise<void>;
+}
+
+/** The transaction of `bulkLoad`: queries plus COPY FROM STDIN. */
+export interface BulkLoader extends Queryable {
+  /** Streams `rows` (COPY text format, each ending in a newline) into `COPY ${target} FROM STDIN`; returns the rows copied. */
+  copyFrom(target: string, rows: AsyncIterable<string> | Iterable<string>): Promise<number>;
+}
+
+/**
+ * One statement as the database ran it, for an opt-in listener (`onQuery`, set only by the
+ * benchmark to replay a route's exact SQL). `tx` numbers the transaction or stream it ran
+ * in (null for a pooled statement); times are `performance.now()` milliseconds.
+ */
+export interface QueryEvent {
+  text: string;
+  params: unknown[] | undefined;
+  tx: number | null;
+  /** Sent as a named prepared statement (`QueryOptions.prepare`). */
+  prepare?: boolean;
+  startedAt: number;
+  endedAt: number;
 }
 
 /**
@@ -48,6 +108,9 @@ export interface Database extends Queryable {
  * horizon leaves it out and a long export does not hold the feed back.
  */
 export const STREAM_APPLICATION_NAME = 'drugref-stream';
+
+/** `application_name` of the connection `listen` holds open on PostgreSQL. */
+export const LISTEN_APPLICATION_NAME = 'drugref-listen';
 
 /** One batch of a `stream`: its rows and the transaction they were read in. */
 export interface StreamBatch<R> {
@@ -65,6 +128,8 @@ export interface DatabaseOptions {
   /** Pool size for PostgreSQL. */
   max?: number;
   onError?: (err: Error) => void;
+  /** Called after each statement (the benchmark's statement recorder); absent in the service. */
+  onQuery?: (event: QueryEvent) => void;
 }
 
 /**
@@ -80,6 +145,8 @@ function refuseNul(params: unknown[] | undefined): void {
 
 class PoolDatabase implements Database {
   roundTrips = 0;
+  onQuery?: (event: QueryEvent) => void;
+  private txCount = 0;
 
   constructor(
     readonly kind: 'postgres' | 'pglite',
@@ -88,10 +155,14 @@ class PoolDatabase implements Database {
     readonly dump?: () => Promise<Blob>,
   ) {}
 
-  async query<R extends QueryResultRow>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+  async query<R extends QueryResultRow>(text: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<R>> {
     refuseNul(params);
     this.roundTrips++;
-    const result = await this.pool.query<R>(text, params);
+    const startedAt = this.onQuery ? performance.now() : 0;
+    const result = options?.prepare
+      ? await this.pool.query<R>({ name: statementName(text), text, values: params ?? [] })
+      : await this.pool.query<R>(text, params);
+    this.onQuery?.({ text, params, tx: null, prepare: options?.prepare === true, startedAt, endedAt: performance.now() });
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
@@ -138,45 +209,104 @@ class PoolDatabase implements Database {
   }
 
   private clientQueryable(client: PoolClient): Queryable {
+    const tx = ++this.txCount;
     return {
       query: async <R extends QueryResultRow>(text: string, params?: unknown[]) => {
         refuseNul(params);
         this.roundTrips++;
+        const startedAt = this.onQuery ? performance.now() : 0;
         const result = await client.query<R>(text, params);
+        this.onQuery?.({ text, params, tx, startedAt, endedAt: performance.now() });
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       },
     };
   }
 
+  /** `Database.bulkLoad`, attached to PostgreSQL databases only (PGlite has no COPY FROM STDIN over the pg API). */
+  async bulkLoadOnPostgres<T>(fn: (tx: BulkLoader) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx = this.clientQueryable(client);
+    const copyFrom = async (target: string, rows: AsyncIterable<string> | Iterable<string>): Promise<number> => {
+      this.roundTrips++;
+      const stream = client.query(copyFromStdin(`COPY ${target} FROM STDIN`));
+      await pipeline(Readable.from(rows), stream);
+      return stream.rowCount;
+    };
+    try {
+      await tx.query('BEGIN');
+      const result = await fn({ query: tx.query, copyFrom });
+      await tx.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** `Database.listen`, attached by `openDatabase` for the backend. */
+  listen?: (channel: string, handlers: ListenHandlers) => Promise<() => void>;
+  /** Stops `listen`'s connection (PostgreSQL). */
+  closeListener?: () => Promise<void>;
+
   async close(): Promise<void> {
+    await this.closeListener?.();
     await this.pool.end();
     await this.closeEmbedded?.();
   }
+}
+
+const statementNames = new Map<string, string>();
+
+/** A prepared statement's name: a digest of its text, so one name never stands for two texts. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `drugref_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 /** Opens PostgreSQL when `url` is given, else the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const onError = options.onError ?? (() => undefined);
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
+    // JIT off: every statement here is short, but the typeahead's gated tiers carry large
+    // cost estimates for branches that rarely run, and on a million products PostgreSQL
+    // spent ~10 s compiling each of them (docs/performance.md, "Large catalogue").
+    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, options: '-c jit=off' });
     pool.on('error', onError);
-    return new PoolDatabase('postgres', pool);
+    const db = new PoolDatabase('postgres', pool);
+    db.onQuery = options.onQuery;
+    const listener = new PgListener(async () => {
+      const client = new pg.Client({ connectionString: options.url!, application_name: LISTEN_APPLICATION_NAME });
+      await client.connect();
+      return client;
+    }, onError);
+    db.listen = (channel, handlers) => listener.listen(channel, handlers);
+    db.closeListener = () => listener.close();
+    return Object.assign(db, { bulkLoad: db.bulkLoadOnPostgres.bind(db) });
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) await mkdir(dirname(dataDir), { recursive: true });
-  // pg_trgm must be handed to PGlite on every open, not only when it is created.
+  // pg_trgm and fuzzystrmatch (LASA names, 0830_lasa.sql) must be handed to PGlite on every open, not only when created.
   const embedded = await PGlite.create({
     dataDir,
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, fuzzystrmatch },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   // PGlite is single-connection: a pool of one, so transactions must use their own client.
   const pool = new pg.Pool({ ...createPgConfig(embedded), max: 1 });
   pool.on('error', onError);
-  return new PoolDatabase(
+  const db = new PoolDatabase(
     'pglite',
     pool,
     () => embedded.close(),
     async () => (await embedded.dumpDataDir('none')) as Blob,
   );
+  db.onQuery = options.onQuery;
+  db.listen = (channel, handlers) => pgliteListen(embedded, (text) => pool.query(text), channel, handlers);
+  return db;
 }

@@ -1,8 +1,15 @@
 /**
  * Typeahead search over the catalogue (GET /v1/drugs, Query.drugs). Codes are tried
  * first, in the spec's order (`detectCodes`); only when no reading of the query as a code
- * finds anything does the name search run. Each query is one SQL statement, so a search
- * costs one or two round trips whatever the limit.
+ * finds anything does the name search run. Each is ONE prepared statement that also
+ * returns the rows' ingredients (primed into the request's ingredients loader), so a
+ * search costs one or two round trips whatever the limit.
+ *
+ * Every list is ordered by the lower-cased name in byte order (`NAME_KEY`), the key of the
+ * partial b-trees of 0840_hot_path.sql, so the first `limit` rows of each tier come
+ * straight off an index: a common prefix (`ibu` in a million products) never sorts its
+ * match set. Tiers that can only matter when the earlier ones came up short are gated
+ * (an uncorrelated condition PostgreSQL checks once before starting the scan).
  */
 import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
@@ -10,6 +17,7 @@ import { detectCodes } from './codes.ts';
 import type { CodeCandidate } from './codes.ts';
 import { PRODUCT_COLUMNS, toDrug } from './drug-rows.ts';
 import type { DrugRow, ProductRecord } from './drug-rows.ts';
+import type { IngredientRow } from './loaders.ts';
 
 export interface SearchArgs {
   q: string;
@@ -26,6 +34,11 @@ export interface SearchResult {
   results: DrugRow[];
 }
 
+/** What search primes with the ingredients it read: the request's ingredients loader. */
+export interface IngredientsPrimer {
+  prime(productId: string, ingredients: IngredientRow[]): unknown;
+}
+
 /** The country name search falls back to when none is given (deprecated default). */
 export const DEFAULT_SEARCH_COUNTRY = 'CH';
 
@@ -39,143 +52,201 @@ function labelOf(candidate: CodeCandidate): string {
   return candidate.kind === 'national' ? candidate.system : candidate.kind;
 }
 
-type Row = ProductRecord & { rank: number };
+type Row = ProductRecord & { rank: number; ingredients: IngredientRow[] };
 
-/** Country ($6) and ATC prefix ($7) filters of the code branches. */
-const CODE_FILTERS = `($6::text IS NULL OR p.country = $6) AND ($7::text IS NULL OR p.atc_code LIKE $7)`;
-/** Class and substance readings list only what a person searching for a human medicine sees (0600_merge.sql). */
-const FILTERS = `${CODE_FILTERS} AND p.searchable`;
-/** Country ($2) and ATC prefix ($3) filters of the name branches. */
-const NAME_FILTERS = `($2::text IS NULL OR p.country = $2) AND ($3::text IS NULL OR p.atc_code LIKE $3) AND p.searchable`;
+/** The order of every list: lower-cased name in byte order (indexed by 0840_hot_path.sql), then id. */
+const NAME_KEY = '(lower(p.product_name) COLLATE "C")';
+
+/** Above this many ingredient rows a substance is "common": walk products in name order instead of joining them all. */
+const DENSE_SUBSTANCE_ROWS = 2000;
+
+/** Each result row's ingredients in the ingredients loader's shape (resolvers/catalogue/loaders.ts). */
+const INGREDIENTS = `(SELECT coalesce(json_agg(json_build_object('unii', i.unii, 'name', s.name, 'moietyUnii', s.moiety_unii,
+    'strengthValue', i.strength_value::float8, 'strengthUnit', i.strength_unit) ORDER BY i.position), '[]')
+   FROM product_ingredients i LEFT JOIN substances s ON s.unii = i.unii WHERE i.product_id = p.id) AS ingredients`;
 
 /**
- * The substances a UNII or `rxcui:` reading stands for: every salt and ester of the same
- * active moiety, with their ingredient-row count; null when q has no such reading (a
- * query reads as one UNII or one rxcui at most).
+ * Positional parameters of one statement. Optional filters become part of the text only
+ * when given, so each variant is its own prepared statement with its own plan.
  */
-async function substancesOfCode(db: Queryable, candidates: CodeCandidate[]): Promise<{ uniis: string[]; rows: number; rank: number } | null> {
-  const rank = candidates.findIndex((c) => c.system === 'unii' || c.system === 'rxcui');
-  if (rank < 0) return null;
-  const { system, code } = candidates[rank]!;
-  const { rows } = await db.query<{ uniis: string[]; n: number }>(
-    `WITH subst AS (
-       SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
-        WHERE ($1 = 'unii' AND s.unii = $2) OR ($1 = 'rxcui' AND s.rxcui = $2))
-     SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis))::int AS n FROM subst`,
-    [system, code],
-  );
-  return { uniis: rows[0]?.uniis ?? [], rows: rows[0]?.n ?? 0, rank };
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * The least string above every string that starts with `prefix` in byte (code point)
+ * order, so `[prefix, prefixEnd(prefix))` holds exactly the strings starting with it: the
+ * last code point plus one (skipping the surrogate range), after dropping trailing
+ * U+10FFFF, the highest. A prefix of U+10FFFF alone (a noncharacter) gets an empty range.
+ */
+export function prefixEnd(prefix: string): string {
+  const points = [...prefix].map((c) => c.codePointAt(0)!);
+  while (points.length && points[points.length - 1]! >= 0x10ffff) points.pop();
+  if (!points.length) return '\u{10ffff}';
+  const last = points.pop()! + 1;
+  points.push(last === 0xd800 ? 0xe000 : last);
+  return String.fromCodePoint(...points);
+}
+
+/** Country and ATC prefix conditions on `products p`, present only when given. */
+function filterSql(params: Params, country: string | null, atc: string | null): string {
+  return (country ? ` AND p.country = ${params.add(country)}` : '') + (atc ? ` AND p.atc_code LIKE ${params.add(atc)}` : '');
+}
+
+/**
+ * CTEs `subst_n`, `dense` and `sparse`: the products containing any substance of CTE
+ * `subst` (column `uniis`), cut to `limit`, by one of two plans chosen in the statement on
+ * how many ingredient rows those substances have:
+ * - sparse: collect the few products first, then fetch each by primary key and sort (the
+ *   LATERAL ... OFFSET 0 fence keeps the planner, which cannot estimate the array, from
+ *   walking or hashing every product of the country instead);
+ * - dense: walk the name index in order and stop at the limit.
+ */
+function substanceTiers(p: { rank: string; filters: string; limit: string }): string {
+  return `subst_n AS MATERIALIZED (
+       SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis)) AS n FROM subst),
+     dense AS MATERIALIZED (
+       SELECT p.id, ${p.rank} AS rank, ${NAME_KEY} AS k FROM products p
+        WHERE (SELECT n FROM subst_n) > ${DENSE_SUBSTANCE_ROWS} AND ${p.filters}
+          AND EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND pi.unii = ANY((SELECT uniis FROM subst_n)::text[]))
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${p.limit}),
+     sparse AS MATERIALIZED (
+       SELECT p.id, ${p.rank} AS rank, p.k FROM (
+         SELECT DISTINCT pi.product_id FROM product_ingredients pi
+          WHERE (SELECT n FROM subst_n) BETWEEN 1 AND ${DENSE_SUBSTANCE_ROWS} AND pi.unii = ANY((SELECT uniis FROM subst_n)::text[])) m
+       CROSS JOIN LATERAL (SELECT p.id, ${NAME_KEY} AS k FROM products p WHERE p.id = m.product_id AND ${p.filters} OFFSET 0) p
+        ORDER BY p.k, p.id LIMIT ${p.limit})`;
+}
+
+/**
+ * The final select over CTE `hits (id, rank, k)`: best rank per product, full rows,
+ * ingredients. `plan_without_workers()` (0840_hot_path.sql) keeps the whole statement off
+ * parallel plans, whose workers would start even for tiers the gates skip.
+ */
+function finalSelect(limit: string): string {
+  return `best AS (SELECT id, min(rank) AS rank, min(k) AS k FROM hits GROUP BY id)
+     SELECT ${PRODUCT_COLUMNS}, b.rank, ${INGREDIENTS}
+       FROM best b JOIN products p ON p.id = b.id
+      WHERE plan_without_workers()
+      ORDER BY b.rank, b.k, p.id LIMIT ${limit}`;
+}
+
+function toResult(q: string, country: string | null, rows: Row[], label: (row: Row) => string, primer?: IngredientsPrimer): SearchResult {
+  for (const r of rows) primer?.prime(r.id, r.ingredients);
+  const results = rows.map((r) => ({ ...toDrug(r), matchedBy: label(r) }));
+  return { q, country, matchedBy: results[0]?.matchedBy ?? null, results };
 }
 
 /**
  * Drugs found by any reading of q as a code. Identifier systems match the identifiers
  * table; ATC readings are a prefix scan of products; UNII and rxcui readings find the
- * products whose ingredients fold to the same active moiety.
+ * products whose ingredients fold to the same active moiety. Each branch is filtered and
+ * cut to `limit` in its own order before the merge, so a broad code (an ATC class over
+ * thousands of products) never sorts its whole match set.
  */
-async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number) {
-  const atcCandidate = candidates.findIndex((c) => c.system === 'atc');
+async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number): Promise<Row[]> {
   const ids = candidates.map((c, rank) => ({ ...c, rank })).filter((c) => c.system !== 'atc');
-  const substances = await substancesOfCode(db, candidates);
-  const branch = substanceBranch((substances?.rows ?? 0) > DENSE_SUBSTANCE_ROWS, { uniis: '$9', rank: '$10::int', filters: FILTERS, limit: '$8' });
-  // Each branch is filtered and cut to `limit` in its own order before the merge, so a
-  // broad code (an ATC class over thousands of products) never sorts its whole match set.
+  const atcRank = candidates.findIndex((c) => c.system === 'atc');
+  const substRank = candidates.findIndex((c) => c.system === 'unii' || c.system === 'rxcui');
+  const substance = substRank >= 0 ? candidates[substRank]! : null;
+  const params = new Params();
+  const cand = `unnest(${params.add(ids.map((c) => c.system))}::text[], ${params.add(ids.map((c) => c.code))}::text[], ${params.add(ids.map((c) => c.rank))}::int[])`;
+  const atcCode = atcRank >= 0 ? candidates[atcRank]!.code : null;
+  // The ATC prefix as a range (byte-order operators of the text_pattern_ops index products_atc), as for names.
+  const atcFrom = params.add(atcCode);
+  const atcTo = params.add(atcCode === null ? null : prefixEnd(atcCode));
+  const atcR = params.add(atcRank);
+  const substSystem = params.add(substance?.system ?? null);
+  const substCode = params.add(substance?.code ?? null);
+  const substR = params.add(substRank);
+  const lim = params.add(limit);
+  const codeFilters = `true${filterSql(params, country, atc)}`;
+  const filters = `p.searchable AND ${codeFilters}`;
   const { rows } = await db.query<Row>(
-    `WITH cand AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) AS c(system, code, rank)),
-     hits AS (
-       (SELECT p.id, min(c.rank) AS rank FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
-          JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id) WHERE ${CODE_FILTERS}
-         GROUP BY p.id ORDER BY 2, min(lower(p.product_name)), p.id LIMIT $8)
-       UNION ALL
-       (SELECT p.id, $4::int FROM products p WHERE $5::text IS NOT NULL AND p.atc_code LIKE $5 AND ${FILTERS}
-         ORDER BY lower(p.product_name), p.id LIMIT $8)
-       UNION ALL
-       (${branch})),
-     best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
-     SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
-      ORDER BY b.rank, lower(p.product_name), p.id LIMIT $8`,
-    [
-      ids.map((c) => c.system), ids.map((c) => c.code), ids.map((c) => c.rank),
-      atcCandidate, atcCandidate >= 0 ? `${escapeLike(candidates[atcCandidate]!.code)}%` : null,
-      country, atc, limit, substances?.uniis ?? [], substances?.rank ?? 0,
-    ],
+    `WITH cand AS (SELECT * FROM ${cand} AS c(system, code, rank)),
+     by_id AS MATERIALIZED (
+       SELECT p.id, min(c.rank) AS rank, min(${NAME_KEY}) AS k FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
+         JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id) WHERE ${codeFilters}
+        GROUP BY p.id ORDER BY 2, 3, p.id LIMIT ${lim}),
+     by_atc AS MATERIALIZED (
+       SELECT p.id, ${atcR}::int AS rank, ${NAME_KEY} AS k FROM products p
+        WHERE ${atcFrom}::text IS NOT NULL AND p.atc_code ~>=~ ${atcFrom} AND p.atc_code ~<~ ${atcTo} AND ${filters}
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim}),
+     subst AS MATERIALIZED (
+       SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
+        WHERE (${substSystem}::text = 'unii' AND s.unii = ${substCode}::text) OR (${substSystem}::text = 'rxcui' AND s.rxcui = ${substCode}::text)),
+     ${substanceTiers({ rank: `${substR}::int`, filters, limit: lim })},
+     hits AS (SELECT * FROM by_id UNION ALL SELECT * FROM by_atc UNION ALL SELECT * FROM dense UNION ALL SELECT * FROM sparse),
+     ${finalSelect(lim)}`,
+    params.values,
+    { prepare: true },
   );
-  return rows.map((r) => ({ ...toDrug(r), matchedBy: labelOf(candidates[r.rank]!) }));
-}
-
-/** Above this many ingredient rows a substance is "common": walk products in name order instead of joining them all. */
-const DENSE_SUBSTANCE_ROWS = 2000;
-
-/**
- * Products containing any of the substances in `uniis` (a parameter), cut to `limit`, by
- * one of two plans chosen on how many ingredient rows they have:
- * - sparse: collect the few products first, then fetch each by primary key and sort
- *   (MATERIALIZED and the LATERAL ... OFFSET 0 fence keep the planner, which cannot
- *   estimate the array, from walking or hashing every product of the country instead);
- * - dense: walk the (country, lower(name)) index in name order and stop at the limit.
- */
-function substanceBranch(dense: boolean, p: { uniis: string; rank: string; filters: string; limit: string }): string {
-  if (dense) {
-    return `SELECT p.id, ${p.rank} AS rank FROM products p
-             WHERE EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND pi.unii = ANY(${p.uniis})) AND ${p.filters}
-             ORDER BY lower(p.product_name), p.id LIMIT ${p.limit}`;
-  }
-  return `WITH m AS MATERIALIZED (SELECT DISTINCT pi.product_id FROM product_ingredients pi WHERE pi.unii = ANY(${p.uniis}))
-          SELECT p.id, ${p.rank} AS rank FROM m CROSS JOIN LATERAL (
-            SELECT p.id, p.product_name FROM products p WHERE p.id = m.product_id AND ${p.filters} OFFSET 0) p
-           ORDER BY lower(p.product_name), p.id LIMIT ${p.limit}`;
-}
-
-/** Substances whose name matches, folded to every salt of their moieties, and how many ingredient rows they have. */
-async function matchingSubstances(db: Queryable, pattern: string): Promise<{ uniis: string[]; rows: number }> {
-  const { rows } = await db.query<{ uniis: string[]; n: number }>(
-    // The count runs on the finished array, so it is an index scan of product_ingredients_unii.
-    `WITH subst AS (SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis
-                      FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii WHERE lower(s.name) LIKE $1)
-     SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis))::int AS n FROM subst`,
-    [pattern],
-  );
-  return { uniis: rows[0]?.uniis ?? [], rows: rows[0]?.n ?? 0 };
+  return rows;
 }
 
 /**
- * Case-insensitive name search: product names, and substance names folded to the active
- * moiety so a substance (or one of its salts) finds every brand containing it. Queries of
- * three characters or more are substring matches (trigram indexes); shorter ones are
- * prefix matches (text_pattern_ops indexes), because trigrams need three characters.
- * Two round trips: the substances first, so the product query can pick its plan.
+ * Case-insensitive name search in three tiers, each in name order: names starting with q,
+ * then (three characters or more) names containing it, then products containing a
+ * substance whose name matches, folded to every salt of its moiety, so a substance finds
+ * every brand. The first tier is a range scan of the name index that stops at the limit;
+ * the substring tier (trigram index) runs only when the first found fewer than `limit`
+ * rows, the substance tier only when both together did.
  */
-async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number) {
-  const text = escapeLike(q.toLowerCase());
-  const pattern = q.length >= 3 ? `%${text}%` : `${text}%`;
-  const substances = await matchingSubstances(db, pattern);
-  const branch = substanceBranch(substances.rows > DENSE_SUBSTANCE_ROWS, { uniis: '$6', rank: '1', filters: NAME_FILTERS, limit: '$5' });
+async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number): Promise<Row[]> {
+  const lowered = q.toLowerCase();
+  const text = escapeLike(lowered);
+  const params = new Params();
+  const prefix = params.add(`${text}%`);
+  // "Starts with" as a range of the name key: exactly the same rows in byte order, an index
+  // range scan even in a generic plan of this prepared statement, and estimated from the
+  // histogram (a LIKE beside it would be counted twice and tempt the planner into a sort).
+  const from = params.add(lowered);
+  const to = params.add(prefixEnd(lowered));
+  const pattern = params.add(q.length >= 3 ? `%${text}%` : `${text}%`);
+  const lim = params.add(limit);
+  const filters = `p.searchable${filterSql(params, country, atc)}`;
   const { rows } = await db.query<Row>(
-    `WITH hits AS (
-       -- No ORDER BY/LIMIT here: a cut branch tempts the planner into walking the country
-       -- index with a LIKE filter, far slower than the trigram bitmap over the matches.
-       (SELECT p.id, 0 AS rank FROM products p WHERE lower(p.product_name) LIKE $1 AND ${NAME_FILTERS})
-       UNION ALL
-       (${branch})),
-     best AS (SELECT id, min(rank) AS rank FROM hits GROUP BY id)
-     SELECT ${PRODUCT_COLUMNS}, b.rank FROM best b JOIN products p ON p.id = b.id
-      ORDER BY b.rank, (b.rank = 0 AND lower(p.product_name) LIKE $4) DESC, lower(p.product_name), p.id LIMIT $5`,
-    [pattern, country, atc, `${text}%`, limit, substances.uniis],
+    `WITH starts AS MATERIALIZED (
+       SELECT p.id, 0 AS rank, ${NAME_KEY} AS k FROM products p
+        WHERE ${NAME_KEY} >= ${from} AND ${NAME_KEY} < ${to} AND ${filters}
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim}),
+     contains AS MATERIALIZED (
+       SELECT p.id, 1 AS rank, ${NAME_KEY} AS k FROM products p
+        WHERE (SELECT count(*) FROM starts) < ${lim} AND ${pattern}::text <> ${prefix}::text
+          AND lower(p.product_name) LIKE ${pattern} AND ${NAME_KEY} NOT LIKE ${prefix} AND ${filters}
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim}),
+     subst AS MATERIALIZED (
+       SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
+        WHERE (SELECT count(*) FROM starts) + (SELECT count(*) FROM contains) < ${lim} AND lower(s.name) LIKE ${pattern}),
+     ${substanceTiers({ rank: '2', filters: `${filters} AND lower(p.product_name) NOT LIKE ${pattern}`, limit: lim })},
+     hits AS (SELECT * FROM starts UNION ALL SELECT * FROM contains UNION ALL SELECT * FROM dense UNION ALL SELECT * FROM sparse),
+     ${finalSelect(lim)}`,
+    params.values,
+    { prepare: true },
   );
-  return rows.map((r) => ({ ...toDrug(r), matchedBy: r.rank === 0 ? 'product_name' : 'substance_name' }));
+  return rows;
 }
 
-/** Runs the search: codes first (narrowed only by an explicit country), then names. */
-export async function searchDrugs(db: Queryable, args: SearchArgs): Promise<SearchResult> {
+/**
+ * Runs the search: codes first (narrowed only by an explicit country), then names. The
+ * rows' ingredients go to `primer` (the request's ingredients loader), so `substance_name`
+ * costs no further round trip.
+ */
+export async function searchDrugs(db: Queryable, args: SearchArgs, primer?: IngredientsPrimer): Promise<SearchResult> {
   const q = args.q.trim();
   if (q === '') throw validationError('Invalid request: query q must not be blank.', [{ location: 'query', field: 'q', message: 'must not be blank' }]);
   const explicit = args.country === 'ALL' ? null : args.country;
   const atc = args.atc ? `${escapeLike(args.atc.trim().toUpperCase())}%` : null;
   const candidates = detectCodes(q);
   if (candidates.length) {
-    const results = await searchByCode(db, candidates, explicit, atc, args.limit);
-    if (results.length) return { q: args.q, country: args.country, matchedBy: results[0]!.matchedBy, results };
+    const rows = await searchByCode(db, candidates, explicit, atc, args.limit);
+    if (rows.length) return toResult(args.q, args.country, rows, (r) => labelOf(candidates[r.rank]!), primer);
   }
   const country = args.country === null ? DEFAULT_SEARCH_COUNTRY : explicit;
-  const results = await searchByName(db, q, country, atc, args.limit);
-  return { q: args.q, country: args.country ?? DEFAULT_SEARCH_COUNTRY, matchedBy: results[0]?.matchedBy ?? null, results };
+  const rows = await searchByName(db, q, country, atc, args.limit);
+  return toResult(args.q, args.country ?? DEFAULT_SEARCH_COUNTRY, rows, (r) => (r.rank === 2 ? 'substance_name' : 'product_name'), primer);
 }

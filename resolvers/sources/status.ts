@@ -7,7 +7,8 @@
  * proves the stored copy is still the current file without writing anything.
  */
 import DataLoader from 'dataloader';
-import type { Queryable } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
+import { sourceCacheFor, sourceCacheSettled } from './cache.ts';
 
 export interface SourceStatus {
   id: string;
@@ -54,12 +55,34 @@ function toStatus(row: SourceRow, now: Date): SourceStatus {
   return { id: row.id, name: row.name, country: row.country, lastSyncedAt: row.last_synced_at, schemaState, demo: row.demo };
 }
 
-/** Per-request loader of source status by id (null for an unknown id). */
+/** Every source row by id, one prepared statement (the table holds tens of rows). */
+async function readSources(db: Queryable): Promise<Map<string, SourceRow>> {
+  const { rows } = await db.query<SourceRow>(SOURCES_SQL, [], { prepare: true });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Opens `db`'s sources cache and waits for its first attempt to LISTEN, so an app that
+ * calls this at start serves `_meta.sources` from the cache from its first request on.
+ */
+export async function startSourceCache(db: Database): Promise<void> {
+  sourceCacheFor(db, () => readSources(db));
+  await sourceCacheSettled(db);
+}
+
+/**
+ * Per-request loader of source status by id (null for an unknown id), served from the
+ * process's source cache when the database can LISTEN (resolvers/sources/cache.ts).
+ */
 export function createSourceLoader(db: Queryable, now: () => Date): DataLoader<string, SourceStatus | null> {
+  const cache = sourceCacheFor(db, () => readSources(db));
   return new DataLoader(async (ids) => {
-    const { rows } = await db.query<SourceRow>(`SELECT * FROM (${SOURCES_SQL}) AS x WHERE id = ANY($1)`, [ids]);
-    const byId = new Map(rows.map((r) => [r.id, toStatus(r, now())]));
-    return ids.map((id) => byId.get(id) ?? null);
+    const rows = cache ? await cache.get() : await readSources(db);
+    const at = now();
+    return ids.map((id) => {
+      const row = rows.get(id);
+      return row ? toStatus(row, at) : null;
+    });
   });
 }
 

@@ -1,0 +1,107 @@
+/**
+ * Query plans of the typeahead on PostgreSQL (docs/architecture.md "Hot path"): with tens
+ * of thousands of products, a common prefix is a range scan of the name index that stops
+ * at the limit, never a sort of every match, and the tiers gated behind it never run.
+ * Plans are read with EXPLAIN (ANALYZE, FORMAT JSON) of the very statements search sends.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Queryable } from '../../platform/db.ts';
+import { openTestDatabase, testBackend } from '../helpers/db.ts';
+import { searchDrugs } from '../../resolvers/catalogue/search.ts';
+import { CODES, seedCatalogue } from './fixtures.ts';
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Subplan Name'?: string;
+  'Actual Loops': number;
+  'Actual Rows': number;
+  Plans?: PlanNode[];
+}
+
+function* walk(node: PlanNode): Generator<PlanNode> {
+  yield node;
+  for (const child of node.Plans ?? []) yield* walk(child);
+}
+
+/** The subtree of CTE `name`. */
+function cte(plan: PlanNode, name: string): PlanNode {
+  const found = [...walk(plan)].find((n) => n['Subplan Name'] === `CTE ${name}`);
+  if (!found) throw new Error(`no CTE ${name} in the plan`);
+  return found;
+}
+
+/** Runs one search and returns the ANALYZEd plan of each statement it sent. */
+async function plansOf(db: Database, args: Parameters<typeof searchDrugs>[1]): Promise<PlanNode[]> {
+  const plans: PlanNode[] = [];
+  const explaining: Queryable = {
+    async query(text: string, params?: unknown[]) {
+      const { rows } = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
+      plans.push(rows[0]!['QUERY PLAN'][0]!.Plan);
+      return db.query(text, params) as never;
+    },
+  };
+  await searchDrugs(explaining, args);
+  return plans;
+}
+
+describe.skipIf(testBackend() !== 'postgres')('typeahead plans on PostgreSQL', () => {
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await seedCatalogue(db);
+    // 40,000 products in four registers, a fifth of them named "Ibu…", a fifth containing
+    // ibuprofen, each with an identifier.
+    await db.query(
+      `INSERT INTO products (source, natural_key, country, product_name, atc_code, record, content_hash)
+       SELECT 'ch-sl', 'gen-' || i, (ARRAY['CH', 'DE', 'FR', 'US'])[1 + i % 4],
+              (ARRAY['Ibuprofen', 'Paracetamol', 'Amlodipin', 'Brufen', 'Dafalgan'])[1 + i % 5] || ' Generika ' || i, 'M01AE01', '{}', 'gen'
+         FROM generate_series(1, 40000) AS i`,
+    );
+    await db.query(
+      `INSERT INTO product_ingredients (product_id, position, unii)
+       SELECT id, 0, 'WK2XYI10QM' FROM products WHERE natural_key LIKE 'gen-%' AND product_name LIKE 'Brufen%'`,
+    );
+    await db.query(
+      `INSERT INTO identifiers (system, code, drug_id)
+       SELECT 'swissmedic_no', lpad(substr(natural_key, 5), 5, '0') || 'g', id FROM products WHERE natural_key LIKE 'gen-%'`,
+    );
+    await db.query('ANALYZE');
+  }, 120_000);
+  afterAll(() => db?.close());
+
+  it.each([['CH', 'products_search_name'], ['ALL', 'products_search_name_all']])(
+    'finds a common name prefix (country %s) by a range scan of %s that stops at the limit, and never runs the later tiers',
+    async (country, index) => {
+      const [plan] = await plansOf(db, { q: 'ibu', country, atc: null, limit: 20 });
+      const starts = [...walk(cte(plan!, 'starts'))];
+      expect(starts.find((n) => n['Node Type'] === 'Index Scan')).toMatchObject({ 'Index Name': index, 'Actual Rows': 20 });
+      expect(starts.some((n) => n['Node Type'] === 'Sort')).toBe(false);
+      // The substring, substance and substance-walk tiers are gated off: no product is ever read for them.
+      for (const name of ['contains', 'dense', 'sparse']) {
+        const reads = [...walk(cte(plan!, name))].filter((n) => n['Relation Name'] === 'products');
+        expect(reads.length, name).toBeGreaterThan(0);
+        expect(reads.every((n) => n['Actual Loops'] === 0), name).toBe(true);
+      }
+      // What is sorted at the end is the page, not the match set.
+      const sorts = [...walk(plan!)].filter((n) => n['Node Type'] === 'Sort');
+      expect(sorts.every((n) => n['Actual Rows'] <= 20 * 4)).toBe(true);
+    },
+  );
+
+  it('walks the name index for a substance in thousands of products instead of sorting them', async () => {
+    const [plan] = await plansOf(db, { q: 'ibuprofen', country: 'CH', atc: null, limit: 50 });
+    const dense = [...walk(cte(plan!, 'dense'))];
+    expect(dense.find((n) => n['Relation Name'] === 'products')).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'products_search_name' });
+    expect(dense.some((n) => n['Node Type'] === 'Sort')).toBe(false);
+  });
+
+  it('finds a code through the identifiers index, whatever the catalogue size', async () => {
+    const [plan] = await plansOf(db, { q: CODES.brufenGtin, country: null, atc: null, limit: 20 });
+    const byId = [...walk(cte(plan!, 'by_id'))];
+    expect(byId.find((n) => n['Relation Name'] === 'identifiers')).toMatchObject({ 'Index Name': 'identifiers_lookup' });
+    expect([...walk(plan!)].filter((n) => n['Relation Name'] === 'products').every((n) => n['Node Type'] !== 'Seq Scan')).toBe(true);
+  });
+});
