@@ -1,97 +1,209 @@
 /**
- * `npm run bench`: serves the API on loopback over the demo catalogue (embedded database
- * by default, `BENCH_DATABASE_URL` for PostgreSQL), measures each scenario with
- * autocannon against a bare-Fastify baseline measured in the same run, and prints a
- * Markdown table of req/s, latency, ratio to the baseline and SQL round trips per request.
- * Loops are bounded: BENCH_SECONDS (default 5) per scenario, BENCH_CONNECTIONS (default 10)
- * concurrent connections, loopback only.
+ * `npm run bench [-- options]`: an honest benchmark of drugref on PostgreSQL.
+ *
+ * - The drugref server (bench/server.ts), the same-SQL baseline (bench/baseline.ts) and
+ *   PostGraphile (bench/postgraphile.ts) each run in their own process; the load generator
+ *   (autocannon, bench/load.ts) in another, pinned to another CPU where taskset exists.
+ * - For each scenario the route's statements are recorded from one request (after a
+ *   warm-up) and the baseline replays exactly them with the route's response bytes; the
+ *   public GraphQL nested query is also run against PostGraphile over the same tables.
+ * - Every figure is printed as a ratio to its baseline or peer, with p50/p99 and SQL round
+ *   trips per request counted by the server's database module during the load.
+ *
+ * Options: --quick (2 s per measurement), --seconds N (default 10), --connections N
+ * (default 32), --catalogue demo|large, --products N (large; default 1,000,000),
+ * --database-url URL (a prepared database, kept), --write-docs (save the run in
+ * bench/results/ and regenerate docs/performance.md), --only <substring>, --warm-up N
+ * (requests before recording and measuring; default 20, 3 with --quick).
+ * BENCH_DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
+ * the run creates and drops a scratch database on it.
  */
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { cpus } from 'node:os';
-import { buildApp } from '../facades/app.ts';
-import { testConfig } from '../platform/config.ts';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
 import { openDatabase } from '../platform/db.ts';
-import type { Database } from '../platform/db.ts';
-import { migrate } from '../platform/migrate.ts';
-import { createKey } from '../resolvers/accounts/keys.ts';
-import { ingestSnapshots } from '../workers/ingest/engine.ts';
-import { buildDemoSnapshots } from '../data/demo/build.ts';
+import { prepareBenchDatabase } from './database.ts';
+import type { BenchDatabase } from './database.ts';
+import type { LoadRequest, LoadResult } from './load.ts';
+import { cpuPlan, startChild } from './processes.ts';
+import type { Child } from './processes.ts';
+import { roundTripsOf, toWaves } from './replay.ts';
+import { formatPlans, formatRun, saveRun, writeDocs } from './report.ts';
+import type { RunResult, ScenarioResult } from './report.ts';
 import { SCENARIOS } from './scenarios.ts';
 import type { Scenario } from './scenarios.ts';
+import type { RecordedStatement } from './server.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '32' },
+    catalogue: { type: 'string', default: 'demo' },
+    products: { type: 'string', default: '1000000' },
+    'database-url': { type: 'string' },
+    'write-docs': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'warm-up': { type: 'string' },
+  },
+});
+const SECONDS = Number(args.seconds ?? (args.quick ? 2 : 10));
+const CONNECTIONS = Number(args.connections);
+const CATALOGUE = args.catalogue === 'large' ? 'large' : 'demo';
+const WARM_UP = Number(args['warm-up'] ?? (args.quick ? 3 : 20));
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-interface Row {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  roundTrips: number | null;
+interface Servers {
+  drugref: Child & { url: string };
+  baseline: Child & { url: string };
+  postgraphile: Child & { url: string };
+  load: Child;
 }
 
-async function measure(url: string, scenario: Scenario, key: string, db: Database | null): Promise<Row> {
-  const before = db?.roundTrips ?? 0;
-  const result = await autocannon({
-    url: url + scenario.path,
-    method: scenario.method,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: {
-      ...(scenario.auth === false ? {} : { authorization: `Bearer ${key}` }),
-      ...(scenario.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}),
-    },
-    ...(scenario.body ? { body: JSON.stringify(scenario.body) } : {}),
-  });
-  const requests = result.requests.total || 1;
+interface Response {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+function headersOf(scenario: Scenario, key: string | null): Record<string, string> {
   return {
-    name: scenario.name,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    roundTrips: db ? Math.round(((db.roundTrips - before) / requests) * 10) / 10 : null,
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...(scenario.body ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}),
   };
 }
 
-async function baselineUrl(): Promise<{ url: string; close(): Promise<void> }> {
-  const app = Fastify();
-  const body = { code: 'N02BE01', name: 'paracetamol', level: 5, ancestors: [{ code: 'N', name: 'NERVOUS SYSTEM', level: 1 }], ddd: [{ value: 3, unit: 'g', route: 'O' }] };
-  app.get('/baseline', async () => body);
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, close: () => app.close() };
+async function send(url: string, scenario: Scenario, key: string | null, body = scenario.body): Promise<Response> {
+  const res = await fetch(url, { method: scenario.method, headers: headersOf(scenario, key), ...(body ? { body: JSON.stringify(body) } : {}) });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? 'application/json', body: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function loadRun(s: Servers, url: string, scenario: Scenario, key: string | null, body = scenario.body): Promise<LoadResult> {
+  const load: LoadRequest = { url, method: scenario.method, headers: headersOf(scenario, key), connections: CONNECTIONS, seconds: SECONDS, ...(body ? { body: JSON.stringify(body) } : {}) };
+  return (await s.load.request<{ result: LoadResult }>({ type: 'run', load })).result;
+}
+
+/** Warms the route up, then records the statements and the response of one request. */
+async function record(s: Servers, scenario: Scenario, key: string): Promise<{ statements: RecordedStatement[]; response: Response }> {
+  const url = s.drugref.url + scenario.path;
+  for (let i = 0; i < WARM_UP; i += 1) await send(url, scenario, key);
+  await s.drugref.request({ type: 'recordStart' });
+  const response = await send(url, scenario, key);
+  const { statements } = await s.drugref.request<{ statements: RecordedStatement[] }>({ type: 'recordStop' });
+  if (response.status >= 300) throw new Error(`${scenario.name}: ${response.status} ${response.body.toString().slice(0, 300)}`);
+  return { statements, response };
+}
+
+/** EXPLAIN ANALYZE of the recorded statements that read the catalogue (not the key or the quota). */
+async function plans(url: string, statements: RecordedStatement[]): Promise<Array<{ statement: string; plan: string }>> {
+  const db = await openDatabase({ url, max: 1 });
+  try {
+    const out = [];
+    for (const st of statements.filter((x) => /\bproducts\b|\bidentifiers\b/.test(x.text))) {
+      const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, st.params);
+      out.push({ statement: st.text.replace(/\s+\n/g, '\n'), plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
+    }
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Counts of a nested GraphQL answer: drugs, ingredients, ATC nodes, packs, prices. */
+function volume(body: Buffer): string {
+  const text = body.toString();
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+  const drugs = count(/"productName"/g);
+  return `${drugs} drugs, ${count(/"strengthUnit"/g)} ingredients, ${count(/"level"/g)} ATC nodes, ${count(/"description"/g)} packs, ${count(/"currency"/g)} prices`;
+}
+
+async function peer(s: Servers, scenario: Scenario, drugref: Response): Promise<ScenarioResult['peer']> {
+  const probe = { ...scenario, path: '/graphql' };
+  const answer = await send(`${s.postgraphile.url}/graphql`, probe, null, scenario.postgraphile);
+  if (answer.status !== 200 || answer.body.toString().includes('"errors"')) throw new Error(`PostGraphile: ${answer.body.toString().slice(0, 400)}`);
+  for (let i = 0; i < WARM_UP; i += 1) await send(`${s.postgraphile.url}/graphql`, probe, null, scenario.postgraphile);
+  const result = await loadRun(s, `${s.postgraphile.url}/graphql`, probe, null, scenario.postgraphile);
+  return { ...result, name: 'PostGraphile 4', bytes: answer.body.length, volume: volume(answer.body), drugrefVolume: volume(drugref.body) };
+}
+
+async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): Promise<ScenarioResult> {
+  const scenario = { ...template, path: template.path.replace('{drugId}', db.drugId).replace('{gtin}', db.gtin) };
+  const { statements, response } = await record(s, scenario, db.key);
+  const waves = toWaves(statements);
+  await s.baseline.request({
+    type: 'addRoute',
+    route: { method: scenario.method, url: scenario.path, waves, status: response.status, contentType: response.contentType, body: response.body.toString('base64') },
+  });
+  for (let i = 0; i < WARM_UP; i += 1) await send(s.baseline.url + scenario.path, scenario, null);
+  const before = (await s.drugref.request<{ roundTrips: number }>({ type: 'roundTrips' })).roundTrips;
+  const route = await loadRun(s, s.drugref.url + scenario.path, scenario, db.key);
+  const after = (await s.drugref.request<{ roundTrips: number }>({ type: 'roundTrips' })).roundTrips;
+  const baseline = await loadRun(s, s.baseline.url + scenario.path, scenario, null);
+  const result: ScenarioResult = {
+    name: scenario.name, route, baseline, bytes: response.body.length,
+    // No request finished: no per-request figure (NaN prints as a dash).
+    roundTrips: route.requests > 0 ? Math.round(((after - before) / route.requests) * 10) / 10 : Number.NaN,
+    recorded: roundTripsOf(waves),
+  };
+  if (scenario.postgraphile) result.peer = await peer(s, scenario, response);
+  if (scenario.explain && CATALOGUE === 'large') result.plans = await plans(db.url, statements);
+  log(`${scenario.name}: ${route.rps} req/s vs baseline ${baseline.rps} (${(route.rps / Math.max(baseline.rps, 1)).toFixed(2)}), ${result.roundTrips} round trips/request (recorded ${result.recorded})`);
+  return result;
+}
+
+async function startServers(db: BenchDatabase): Promise<Servers> {
+  const plan = cpuPlan();
+  const env = { BENCH_DB_URL: db.url, BENCH_POOL: '10' };
+  const server = plan.pinned ? plan.server : null;
+  const drugref = await startChild('server.ts', env, server);
+  const baseline = await startChild('baseline.ts', env, server);
+  const postgraphile = await startChild('postgraphile.ts', env, server);
+  const load = await startChild('load.ts', {}, plan.pinned ? plan.load : null);
+  const url = (c: typeof drugref) => String(c.ready.url);
+  return { drugref: { ...drugref, url: url(drugref) }, baseline: { ...baseline, url: url(baseline) }, postgraphile: { ...postgraphile, url: url(postgraphile) }, load };
+}
+
+function pinning(s: Servers): string {
+  return s.drugref.cpus && s.load.cpus
+    ? `servers pinned to CPU ${s.drugref.cpus} and the load generator to CPU ${s.load.cpus} (taskset; PostgreSQL unpinned)`
+    : 'no CPU pinning (taskset missing or a single CPU)';
 }
 
 async function main(): Promise<void> {
-  const url = process.env.BENCH_DATABASE_URL ?? null;
-  const db = await openDatabase({ url, dataDir: 'memory://', max: 10 });
-  await migrate(db);
-  await ingestSnapshots(db, buildDemoSnapshots());
-  const key = (await createKey(db, { account: 'bench', tier: 'enterprise' })).key;
-  const drug = await db.query<{ id: string }>("SELECT id FROM products WHERE country = 'CH' ORDER BY natural_key LIMIT 1");
-  const app = await buildApp({ config: testConfig({ logLevel: 'silent' }), db });
-  const apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  const baseline = await baselineUrl();
-
-  const rows = [await measure(baseline.url, { name: 'baseline: bare Fastify route', method: 'GET', path: '/baseline', auth: false }, key, null)];
-  for (const scenario of SCENARIOS) {
-    rows.push(await measure(apiUrl, { ...scenario, path: scenario.path.replace('{drugId}', drug.rows[0]?.id ?? '') }, key, db));
+  const startLoad = loadavg();
+  const db = await prepareBenchDatabase({
+    adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    catalogue: CATALOGUE, products: Number(args.products), ...(args['database-url'] ? { existingUrl: args['database-url'] } : {}), log,
+  });
+  log(`database ready: ${db.products} products; starting the servers`);
+  // Interrupted: drop the scratch database (the children stop when their IPC channel closes).
+  const interrupted = () => {
+    db.drop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const servers = await startServers(db).catch(async (err: unknown) => {
+    await db.drop();
+    throw err;
+  });
+  log(`servers ready (${pinning(servers)})`);
+  const results: ScenarioResult[] = [];
+  try {
+    for (const scenario of SCENARIOS.filter((x) => !args.only || x.name.includes(args.only))) results.push(await runScenario(servers, db, scenario));
+  } finally {
+    for (const child of [servers.drugref, servers.baseline, servers.postgraphile, servers.load]) await child.stop();
+    await db.drop();
   }
-  await app.close();
-  await baseline.close();
-  await db.close();
-
-  const base = rows[0]!.rps || 1;
-  const lines = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, database ${db.kind}, ${CONNECTIONS} connections, ${SECONDS} s per scenario.`,
-    '',
-    '| Scenario | req/s | ratio to baseline | p50 ms | p99 ms | non-2xx | SQL round trips / request |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.name} | ${r.rps} | ${(r.rps / base).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.roundTrips ?? '–'} |`),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const run: RunResult = {
+    date: new Date().toISOString().slice(0, 10), catalogue: CATALOGUE, products: db.products, packs: db.packs,
+    machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}`, postgres: db.postgresVersion,
+    connections: CONNECTIONS, seconds: SECONDS, pinning: pinning(servers), loadavg: { start: startLoad, end: loadavg() }, scenarios: results,
+  };
+  process.stdout.write(`${formatRun(run).join('\n')}\n\n${formatPlans(run).join('\n')}\n`);
+  if (args['write-docs']) {
+    await saveRun(run);
+    await writeDocs();
+    log('bench/results and docs/performance.md updated');
+  }
 }
 
 await main();

@@ -1,28 +1,57 @@
 /**
- * What the benchmark measures: each scenario is one HTTP request shape sent repeatedly
- * over loopback. `baseline` is a bare Fastify route answering a body of similar size, so
- * every other number reads as a ratio against what Fastify alone costs on this machine.
+ * What the benchmark measures: each scenario is one HTTP request shape sent repeatedly by
+ * the load generator. Every scenario is compared with the same-SQL baseline (the statements
+ * its route ran, replayed by a bare Fastify handler); the public GraphQL nested query is
+ * also compared with PostGraphile serving the same tables. `{drugId}` and `{gtin}` are
+ * filled with a Swiss demo product and one of its packs (present in both catalogues).
  */
 export interface Scenario {
   name: string;
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
-  /** Sent with the demo key unless false. */
-  auth?: boolean;
+  /** Show the query plans of its catalogue statements (EXPLAIN ANALYZE) in the report. */
+  explain?: boolean;
+  /** The same data from PostGraphile: its request body (POST /graphql). */
+  postgraphile?: unknown;
 }
 
+/** Fields of the nested query: 50 drugs with ingredients (substance name, moiety), ATC chain and packs with prices. */
+const NESTED_DRUGREF = `{ drugs(q: "C09AA05", country: "ALL", limit: 50) { results {
+  id productName country atcCode
+  ingredients { unii name moietyUnii strengthValue strengthUnit }
+  atcChain { code name level }
+  packs { id description units unit prices { kind amount currency validFrom } } } } }`;
+
+/** The same in PostGraphile's schema shape (smart-tag relations, bench/postgraphile.ts). */
+const ATC = (depth: number): string => (depth === 0 ? 'code name level' : `code name level atcNodeByParentCode { ${ATC(depth - 1)} }`);
+const NESTED_POSTGRAPHILE = `{ allProducts(first: 50, condition: { atcCode: "C09AA05", searchable: true }, orderBy: [PRODUCT_NAME_ASC, PRIMARY_KEY_ASC]) { nodes {
+  id productName country atcCode
+  productIngredientsByProductId(orderBy: POSITION_ASC) { nodes { unii strengthValue strengthUnit substanceByUnii { name moietyUnii } } }
+  atcNodeByAtcCode { ${ATC(4)} }
+  packsByProductId(orderBy: PRIMARY_KEY_ASC) { nodes { id description units unit packPricesByPackId { nodes { kind amount currency validFrom } } } } } } }`;
+
 export const SCENARIOS: Scenario[] = [
-  { name: 'ATC node (REST pipeline)', method: 'GET', path: '/v1/atc/N02BE01' },
-  { name: 'typeahead by name', method: 'GET', path: '/v1/drugs?q=ibupro&country=ALL&limit=20' },
-  { name: 'typeahead by code (GTIN/ATC)', method: 'GET', path: '/v1/drugs?q=C09AA05&country=ALL&limit=20' },
+  { name: 'ATC node', method: 'GET', path: '/v1/atc/N02BE01' },
+  { name: 'typeahead by name (ibu)', method: 'GET', path: '/v1/drugs?q=ibu&country=ALL&limit=20', explain: true },
+  { name: 'typeahead by name (ibuprofen, CH)', method: 'GET', path: '/v1/drugs?q=ibuprofen&country=CH&limit=20', explain: true },
+  { name: 'typeahead by code (ATC C09AA05)', method: 'GET', path: '/v1/drugs?q=C09AA05&country=ALL&limit=20', explain: true },
+  { name: 'typeahead by code (GTIN)', method: 'GET', path: '/v1/drugs?q={gtin}&country=ALL&limit=20', explain: true },
+  { name: 'lookup by GTIN', method: 'GET', path: '/v1/drugs/lookup?system=gtin&code={gtin}' },
   { name: 'drug record', method: 'GET', path: '/v1/drugs/{drugId}' },
   { name: 'change feed page', method: 'GET', path: '/v1/changes?limit=100' },
   {
-    name: 'public GraphQL query',
+    name: 'public GraphQL: atc',
     method: 'POST',
     path: '/v1/graphql',
     body: { query: '{ atc(code: "N02BE01") { code name level ddd { value unit route } } }' },
+  },
+  {
+    name: 'public GraphQL: 50 drugs nested',
+    method: 'POST',
+    path: '/v1/graphql',
+    body: { query: NESTED_DRUGREF },
+    postgraphile: { query: NESTED_POSTGRAPHILE },
   },
   {
     name: 'MCP tools/call',
