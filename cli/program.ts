@@ -32,6 +32,12 @@ function parseDays(value: string): number {
   return days;
 }
 
+function parsePositive(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer >= 1');
+  return n;
+}
+
 /**
  * Builds the program. `setExit` receives each action's exit code; `adapterHelp`, when given,
  * is appended to `drugref ingest --help` (main.ts loads the adapter list only for `ingest`).
@@ -63,6 +69,25 @@ export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: st
   program.command('accounts').description('list accounts').command('list').description('list accounts with tier and active keys')
     .action(async () => done(await (await import('./commands/keys.ts')).listAccountsCommand()));
 
+  const consoleCmd = program.command('console').description('the account console: sign-in links and single sign-on (docs/console.md)');
+  consoleCmd.command('login').description('print a one-time console sign-in link for an account (valid 10 minutes, works once)')
+    .requiredOption('--account <name>', 'account name')
+    .action(async (o: { account: string }) => done(await (await import('./commands/console.ts')).consoleLogin(o)));
+  const sso = consoleCmd.command('sso').description("an enterprise account's OpenID Connect identity provider");
+  sso.command('set').description('set (or replace) the provider; the client secret is stored encrypted')
+    .requiredOption('--account <name>', 'account name (enterprise tier)')
+    .requiredOption('--issuer <url>', 'issuer URL (https; discovery at <issuer>/.well-known/openid-configuration)')
+    .requiredOption('--client-id <id>', 'client id registered at the provider')
+    .requiredOption('--client-secret <secret>', 'client secret registered at the provider')
+    .option('--email-domain <domain>', 'people with a verified e-mail in this domain may sign in')
+    .option('--subject <sub>', 'this subject (sub claim) may sign in; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .action(async (o: { account: string; issuer: string; clientId: string; clientSecret: string; emailDomain?: string; subject?: string[] }) =>
+      done(await (await import('./commands/console.ts')).ssoSet(o)));
+  sso.command('show').description("show an account's provider (never the secret)").requiredOption('--account <name>', 'account name')
+    .action(async (o: { account: string }) => done(await (await import('./commands/console.ts')).ssoShow(o)));
+  sso.command('remove').description("remove an account's provider").requiredOption('--account <name>', 'account name')
+    .action(async (o: { account: string }) => done(await (await import('./commands/console.ts')).ssoRemove(o)));
+
   program.command('byol').description('bring-your-own-licence credentials').command('rotate')
     .description('re-seal every stored credential under the active master key')
     .action(async () => done(await (await import('./commands/byol.ts')).rotate()));
@@ -84,6 +109,11 @@ export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: st
     .action(async () => done(await (await import('./commands/demo.ts')).runDemo('load')));
   demo.command('update').description("ingest the demo's second state, which moves the change feed")
     .action(async () => done(await (await import('./commands/demo.ts')).runDemo('update')));
+  demo.command('generate').description('write a large synthetic catalogue into PostgreSQL with COPY (load tests; not for clinical use)')
+    .requiredOption('--products <n>', 'number of products, spread over the 16 jurisdictions', parsePositive)
+    .option('--packs-per-product <n>', 'packs of each product (1-9)', parsePositive, 2)
+    .option('--seed <text>', 'seed of the generator (same seed, same catalogue)', 'drugref')
+    .action(async (o: { products: number; packsPerProduct: number; seed: string }) => done(await (await import('./commands/demo-generate.ts')).generate(o)));
   demo.command('image').description('prepare the database image a first `npm start` restores (npm ci runs this)')
     .action(async () => done(await (await import('./commands/demo.ts')).prepareDemoImage()));
 
@@ -101,6 +131,8 @@ export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: st
     .action(async (files: string[], o: { licensed: boolean }) => done(await (await import('./commands/reference.ts')).loadInteractions(files, o.licensed)));
   reference.command('fx').description('ECB reference rates (eurofxref CSV)').argument('<file>')
     .action(async (file: string) => done(await (await import('./commands/reference.ts')).loadFx(file)));
+  reference.command('lasa').description('a confused drug names list (CSV name_a,name_b,source,reason), then the computed look-alike pairs').argument('<file>')
+    .action(async (file: string) => done(await (await import('./commands/reference.ts')).loadLasa(file)));
 
   return program;
 }

@@ -33,6 +33,9 @@ import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
 import { buildTools } from './mcp/tools.ts';
 import { closeServices, createServices } from './services.ts';
+import { consoleApi } from './console/api.ts';
+import { registerWeb } from './web/static.ts';
+import { startSourceCache } from '../resolvers/sources/status.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -110,10 +113,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // One receipt issuer per app: the REST routes sign with it and the JWKS publishes its keys.
   const receipts = createReceiptIssuer(config, db, now);
   registerRestRoutes(app, engine, deps, routes, receipts);
+  // The console's JSON API (console-token auth; its lookups run the routes above).
+  await app.register(consoleApi, { prefix: '/console/api', engine, deps, routes });
   registerJwks(app, receipts, config);
   registerPublicGraphql(app, engine, deps);
   registerMcp(app, deps, API_VERSION);
   registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION);
   registerOperations(app, db);
+  // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.
+  app.addHook('onReady', () => startSourceCache(db));
+  // The console's pages, the API reference and the landing page (static files, no key).
+  await registerWeb(app);
   return app;
 }

@@ -14,9 +14,12 @@ import { classificationResolvers } from './classification/resolvers.ts';
 import { changesResolvers } from './changes/resolvers.ts';
 import { rxnormResolvers } from './rxnorm/resolvers.ts';
 import { catalogueResolvers } from './catalogue/resolvers.ts';
+import { lasaResolvers } from './catalogue/lasa.ts';
 import { interactionResolvers } from './interactions/resolvers.ts';
 import { marketResolvers } from './markets/resolvers.ts';
 import { reimbursementResolvers } from './reimbursement/resolvers.ts';
+import { cdsResolvers } from './cds/resolvers.ts';
+import { accountResolvers } from './accounts/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -30,6 +33,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, lasaResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers, accountResolvers, cdsResolvers],
   });
 }

@@ -24,7 +24,8 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply, receipts?: ReceiptIssuer) {
+/** Answers a route-table operation for an authenticated request (also the console's lookups, facades/console/lookups.ts). */
+export async function answer(engine: Engine, deps: AppDeps, route: CompiledRoute, request: FastifyRequest, reply: FastifyReply, receipts?: ReceiptIssuer) {
   if (route.def.stream) return answerStream(deps, route, request, reply);
   return answerJson(engine, deps, route, request, reply, receipts);
 }
@@ -34,7 +35,7 @@ async function withReceipt(route: CompiledRoute, receipts: ReceiptIssuer | undef
   const raw = rawBodies.get(request);
   if (!route.def.receipt || !receipts || !raw || !body || typeof body !== 'object') return body;
   const receipt = await receipts.issue(raw, `${route.def.method} ${route.def.path}`, route.def.receipt(body));
-  return { ...body, receipt };
+  return route.def.placeReceipt ? route.def.placeReceipt(body, receipt) : { ...body, receipt };
 }
 
 /** Waits until `raw` takes more (drain) or the client went away; false when it went away. */
@@ -131,7 +132,8 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       },
       // Public entries (a payment provider's signed callback) authenticate by their own means.
       ...(def.public ? {} : { onRequest: app.guarded({ scope: def.scope, metered: def.metered ?? true }) }),
-      ...(def.screenBody ? { preValidation: async (request: FastifyRequest) => def.screenBody!(request.body) } : {}),
+      ...(def.public && def.limitPerIp ? { config: { rateLimit: { max: deps.config.publicRateLimitPerMinute, timeWindow: 60_000 } } } : {}),
+      ...(def.screenBody ? { preValidation: async (request: FastifyRequest) => def.screenBody!(request.body, request.params as Record<string, unknown>) } : {}),
       handler: (request: FastifyRequest, reply: FastifyReply) => answer(engine, deps, route, request, reply, receipts),
     };
     if (def.receipt) {

@@ -2,6 +2,7 @@
 import { CH_DEFAULT_DEPRECATED_AT, deprecationHeaders } from '../http/deprecation.ts';
 import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
 import { catalogueExport } from '../../resolvers/catalogue/export.ts';
+import { AS_OF_SCHEMA } from '../../resolvers/catalogue/as-of.ts';
 import type { RouteDef, RouteInput } from './types.ts';
 
 /** Where the deprecated implicit `country=CH` default is explained. */
@@ -17,6 +18,45 @@ export const SOURCES = 'meta { sources { id name country lastSyncedAt schemaStat
 export const DRUG_ITEM = 'id productName substanceName country atcCode brand doseForm marketingStatus';
 /** A search row: a list item plus how it matched. */
 export const DRUG_ROW = `${DRUG_ITEM} matchedBy`;
+/** Look-alike / sound-alike names of a search row, asked for with `include=lasa` (docs/catalogue.md "LASA"). */
+const LASA_FIELD = 'lasa @include(if: $lasa) { name drugId reasons score spelling phonetic curated { source reason } }';
+const LASA_ENTRY = {
+  type: 'object',
+  required: ['name', 'drug_id', 'reasons', 'score', 'curated'],
+  properties: {
+    name: { type: 'string', description: 'The confusable name as its register writes it (first word of the product name).' },
+    drug_id: { type: 'string', format: 'uuid', description: 'A representative marketed product of that name in the same country.' },
+    reasons: { type: 'array', items: { type: 'string', enum: ['curated', 'spelling', 'phonetic'] }, minItems: 1 },
+    score: { type: 'number', minimum: 0, maximum: 1, description: '1 for a curated pair, else the highest similarity that reached its threshold.' },
+    spelling: { type: ['number', 'null'], description: 'Normalised Levenshtein similarity of the name keys (at or above 0.6), else null.' },
+    phonetic: { type: ['number', 'null'], description: 'The same over their Metaphone codes (at or above 0.8), else null.' },
+    curated: { type: 'array', items: { type: 'object', required: ['source', 'reason'], properties: { source: { type: 'string' }, reason: { type: 'string' } } } },
+  },
+} as const;
+const SEARCH_RESPONSE = {
+  type: 'object',
+  required: ['q', 'count', 'results', '_meta'],
+  properties: {
+    q: { type: 'string' },
+    country: { type: ['string', 'null'] },
+    matched_by: { type: ['string', 'null'] },
+    count: { type: 'integer' },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'product_name', 'country', 'matched_by'],
+        properties: {
+          id: { type: 'string', format: 'uuid' }, product_name: { type: 'string' }, substance_name: { type: ['string', 'null'] },
+          country: { type: 'string' }, atc_code: { type: ['string', 'null'] }, brand: { type: ['string', 'null'] },
+          dose_form: { type: ['string', 'null'] }, marketing_status: { type: 'string' }, matched_by: { type: ['string', 'null'] },
+          lasa: { type: 'array', items: LASA_ENTRY, description: 'Only with include=lasa: confusable names in the same country, closest first, at most 10; empty when none.' },
+        },
+      },
+    },
+    _meta: { type: 'object' },
+  },
+} as const;
 export const PACK = `id description units unit marketingStatus identifiers { system code validFrom validTo previous }
   prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability sources`;
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
@@ -39,7 +79,19 @@ const LOOKUP_FIELDS = {
   system: { type: 'string', enum: [...LOOKUP_SYSTEMS], description: 'Code system of the identifier.' },
   code: { type: 'string', minLength: 1, maxLength: 64, description: 'The code as printed; normalised (dashes, check digit, padding) before the lookup.' },
 };
-const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!) { drugByCode(system: $system, code: $code) { ${DRUG_FULL} matchedPack { ${PACK} } } }`;
+/** What a dated answer (`as_of`) adds: the record's status block, each pack's status, and when `_meta`'s registers' history starts. */
+const DATED_STATUS = 'status statusReason statusSince statusUntil recall { source key publishedOn reason level }';
+const DATED_DRUG = `asOf { requested at ${DATED_STATUS} recordedAt } packs { id ${DATED_STATUS} }
+  meta { asOf historyStarts sources { id historyStarts } }`;
+const LOOKUP_DOCUMENT = `query ($system: String!, $code: String!, $asOf: String, $dated: Boolean!) {
+  drugByCode(system: $system, code: $code, asOf: $asOf) { ${DRUG_FULL} matchedPack { ${PACK} }
+    ... @include(if: $dated) { ${DATED_DRUG} matchedPack { id ${DATED_STATUS} } } } }`;
+/** Lookup variables: the code from the query or the path, and `as_of` when given. */
+const lookupVariables = (input: RouteInput) => {
+  const from = { ...input.params, ...input.query };
+  return { system: from.system, code: from.code, asOf: input.query.as_of ?? null, dated: input.query.as_of !== undefined };
+};
+const AS_OF_NOTE = 'With `as_of` (ISO date or date-time) the answer is the record as the registers stood then, reconstructed from the change log, with `as_of` (status of the record, since, until) and a `status` per pack (active, withdrawn, recalled, not_yet_listed, unknown); a code deleted since still resolves. docs/api-decisions.md "Identifier status as of a date".';
 const DRUG_STATUSES = [200, 401, 403, 404, 422];
 const PRICING = 'country basis packs { drugId productName packId description units prices { kind amount currency validFrom } sl }';
 const SUBSTANCE = `unii name names provisional moietyUnii moiety { unii name } salts { unii name } formula smiles inchikey rxcui
@@ -90,7 +142,7 @@ export const catalogueRoutes: RouteDef[] = [
     path: '/v1/drugs',
     scope: 'drugs:read',
     summary: 'Typeahead search by name or any code.',
-    description: 'Codes are tried first (ATC, NDC, GTIN, CIP13, CIP7, AIC, PZN, national numbers, UNII, rxcui:<n>); otherwise a case-insensitive match on product or substance name. Without `country` name search runs in CH (deprecated default, `Deprecation` header); a code match is narrowed only by an explicit country.',
+    description: 'Codes are tried first (ATC, NDC, GTIN, CIP13, CIP7, AIC, PZN, national numbers, UNII, rxcui:<n>); otherwise a case-insensitive match on product or substance name. Without `country` name search runs in CH (deprecated default, `Deprecation` header); a code match is narrowed only by an explicit country. With `include=lasa` each row also carries `lasa`: other names marketed in the same country that are easily confused with it (look-alike / sound-alike), each with its reasons (`curated`, `spelling`, `phonetic`), a score and a representative `drug_id`; one extra query per page.',
     tags: ['drugs'],
     query: {
       type: 'object',
@@ -101,15 +153,18 @@ export const catalogueRoutes: RouteDef[] = [
         country: { ...COUNTRY, description: 'ISO 3166-1 alpha-2 or ALL; default CH (deprecated) for name search.' },
         atc: { ...ATC_PREFIX, description: 'Prefix filter on atc_code.' },
         limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100.' },
+        include: { type: 'string', enum: ['lasa'], description: 'lasa: add look-alike / sound-alike names to each row (opt-in: one extra query per page).' },
       },
     },
-    document: `query ($q: String!, $country: String, $atc: String, $limit: Int) {
-      drugs(q: $q, country: $country, atc: $atc, limit: $limit) { q country matchedBy count results { ${DRUG_ROW} } ${SOURCES} } }`,
+    document: `query ($q: String!, $country: String, $atc: String, $limit: Int, $lasa: Boolean!) {
+      drugs(q: $q, country: $country, atc: $atc, limit: $limit) { q country matchedBy count results { ${DRUG_ROW} ${LASA_FIELD} } ${SOURCES} } }`,
+    variables: (input) => ({ q: input.query.q, country: input.query.country, atc: input.query.atc, limit: input.query.limit, lasa: input.query.include === 'lasa' }),
+    response: SEARCH_RESPONSE,
     headers: implicitCountryHeaders,
     statuses: [200, 401, 403, 422],
     mcp: {
       name: 'search_drugs',
-      description: 'Search marketed medicinal products by brand or substance name, or by any code (ATC, GTIN/EAN, NDC, CIP13, PZN, AIC, Swissmedic number, UNII, "rxcui:<n>"). Give `country` (ISO alpha-2 such as CH, DE, FR, US, or ALL); each result has an id for get_drug and says how it matched.',
+      description: 'Search marketed medicinal products by brand or substance name, or by any code (ATC, GTIN/EAN, NDC, CIP13, PZN, AIC, Swissmedic number, UNII, "rxcui:<n>"). Give `country` (ISO alpha-2 such as CH, DE, FR, US, or ALL); each result has an id for get_drug and says how it matched. Give include="lasa" to list, per result, look-alike / sound-alike names marketed in the same country that could be confused with it.',
     },
   },
   {
@@ -120,13 +175,21 @@ export const catalogueRoutes: RouteDef[] = [
     summary: 'The full drug record, or a FHIR R4 Medication with format=fhir.',
     tags: ['drugs'],
     params: ID_PARAMS,
+    description: AS_OF_NOTE,
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { format: { type: 'string', enum: ['json', 'fhir'], default: 'json', description: 'json (default) or fhir (FHIR R4 Medication).' } },
+      properties: {
+        format: { type: 'string', enum: ['json', 'fhir'], default: 'json', description: 'json (default) or fhir (FHIR R4 Medication).' },
+        as_of: AS_OF_SCHEMA,
+      },
     },
-    document: `query ($id: ID!, $fhir: Boolean!) { drug(id: $id) { fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} } } }`,
-    variables: (input) => ({ id: input.params.id, fhir: input.query.format === 'fhir' }),
+    document: `query ($id: ID!, $fhir: Boolean!, $asOf: String, $dated: Boolean!) { drug(id: $id, asOf: $asOf) {
+      fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} } ... @include(if: $dated) { ${DATED_DRUG} } } }`,
+    variables: (input) => ({
+      id: input.params.id, fhir: input.query.format === 'fhir', asOf: input.query.as_of ?? null,
+      dated: input.query.as_of !== undefined && input.query.format !== 'fhir',
+    }),
     respond: (data, input) => {
       const drug = data.drug as Record<string, unknown> | null;
       return input.query.format === 'fhir' ? drug?.fhir_medication : drug;
@@ -137,7 +200,7 @@ export const catalogueRoutes: RouteDef[] = [
     statuses: [200, 304, 401, 403, 404, 422],
     mcp: {
       name: 'get_drug',
-      description: 'Get one drug record by its id (from search_drugs): product and substance names, ingredients with strengths, dose form, holder, ATC parent chain, packs with prices and identifiers, and which monograph languages exist.',
+      description: 'Get one drug record by its id (from search_drugs): product and substance names, ingredients with strengths, dose form, holder, ATC parent chain, packs with prices and identifiers, and which monograph languages exist. Give `as_of` (YYYY-MM-DD) for the record as it stood on that date with each pack\'s status then (active, withdrawn, recalled, not_yet_listed, unknown).',
     },
   },
   {
@@ -213,14 +276,16 @@ export const catalogueRoutes: RouteDef[] = [
     path: '/v1/drugs/lookup',
     scope: 'drugs:read',
     summary: 'Resolve one pack-level identifier to the canonical drug record.',
+    description: AS_OF_NOTE,
     tags: ['drugs'],
-    query: { type: 'object', required: ['system', 'code'], additionalProperties: false, properties: LOOKUP_FIELDS },
+    query: { type: 'object', required: ['system', 'code'], additionalProperties: false, properties: { ...LOOKUP_FIELDS, as_of: AS_OF_SCHEMA } },
     document: LOOKUP_DOCUMENT,
+    variables: lookupVariables,
     notFound: 'Drug for this code',
     statuses: DRUG_STATUSES,
     mcp: {
       name: 'lookup_pack',
-      description: 'Resolve a barcode or pack identifier to its drug: give `system` (gtin, ean, pharmacode, cip13, pzn, swissmedic_no, ndc11, aic, dmd_amppid, or a Nordic/Benelux/Iberian national number system) and `code` as printed. Returns the drug record and the matched pack.',
+      description: 'Resolve a barcode or pack identifier to its drug: give `system` (gtin, ean, pharmacode, cip13, pzn, swissmedic_no, ndc11, aic, dmd_amppid, or a Nordic/Benelux/Iberian national number system) and `code` as printed. Returns the drug record and the matched pack. Give `as_of` (YYYY-MM-DD) to ask what the code was on that date: the record then and the pack\'s status (active, withdrawn, recalled, not_yet_listed, unknown) with since/until; codes deleted since still resolve.',
     },
   },
   {
@@ -229,10 +294,12 @@ export const catalogueRoutes: RouteDef[] = [
     path: '/v1/packs/{system}/{code}',
     scope: 'drugs:read',
     summary: 'Alias of /v1/drugs/lookup with system and code in the path.',
+    description: AS_OF_NOTE,
     tags: ['drugs'],
     params: { type: 'object', required: ['system', 'code'], additionalProperties: false, properties: LOOKUP_FIELDS },
-    query: { type: 'object', additionalProperties: false, properties: {} },
+    query: { type: 'object', additionalProperties: false, properties: { as_of: AS_OF_SCHEMA } },
     document: LOOKUP_DOCUMENT,
+    variables: lookupVariables,
     notFound: 'Drug for this code',
     statuses: DRUG_STATUSES,
     mcp: false,

@@ -13,6 +13,8 @@ import { catalogueRoutes } from './catalogue.ts';
 import { interactionRoutes } from './interactions.ts';
 import { marketRoutes } from './markets.ts';
 import { reimbursementRoutes } from './reimbursement.ts';
+import { accountRoutes } from './accounts.ts';
+import { cdsHooksRoutes } from './cds-hooks.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
@@ -24,4 +26,6 @@ export const ROUTES: RouteDef[] = [
   ...interactionRoutes,
   ...marketRoutes,
   ...reimbursementRoutes,
+  ...accountRoutes,
+  ...cdsHooksRoutes,
 ];
