@@ -166,12 +166,17 @@ class PoolDatabase implements Database {
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.onClientInTransaction((_client, tx) => fn(tx));
+  }
+
+  /** BEGIN/COMMIT on one pooled client, ROLLBACK on error, released in every case. */
+  private async onClientInTransaction<T>(fn: (client: PoolClient, tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const tx = this.clientQueryable(client);
     try {
       await tx.query('BEGIN');
-      const result = await fn(tx);
+      const result = await fn(client, tx);
       await tx.query('COMMIT');
       return result;
     } catch (err) {
@@ -223,26 +228,16 @@ class PoolDatabase implements Database {
   }
 
   /** `Database.bulkLoad`, attached to PostgreSQL databases only (PGlite has no COPY FROM STDIN over the pg API). */
-  async bulkLoadOnPostgres<T>(fn: (tx: BulkLoader) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    const tx = this.clientQueryable(client);
-    const copyFrom = async (target: string, rows: AsyncIterable<string> | Iterable<string>): Promise<number> => {
-      this.roundTrips++;
-      const stream = client.query(copyFromStdin(`COPY ${target} FROM STDIN`));
-      await pipeline(Readable.from(rows), stream);
-      return stream.rowCount;
-    };
-    try {
-      await tx.query('BEGIN');
-      const result = await fn({ query: tx.query, copyFrom });
-      await tx.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  bulkLoadOnPostgres<T>(fn: (tx: BulkLoader) => Promise<T>): Promise<T> {
+    return this.onClientInTransaction((client, tx) => {
+      const copyFrom = async (target: string, rows: AsyncIterable<string> | Iterable<string>): Promise<number> => {
+        this.roundTrips++;
+        const stream = client.query(copyFromStdin(`COPY ${target} FROM STDIN`));
+        await pipeline(Readable.from(rows), stream);
+        return stream.rowCount;
+      };
+      return fn({ query: tx.query, copyFrom });
+    });
   }
 
   /** `Database.listen`, attached by `openDatabase` for the backend. */
