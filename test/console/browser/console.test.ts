@@ -188,7 +188,8 @@ describe.skipIf(missing !== null)('the console and the API reference in a real b
     expect(badges.length).toBeGreaterThan(0);
     expect(badges[0]).toBe('Major');
     expect(await page.locator('.interaction.sev-major').count()).toBeGreaterThan(0);
-    expect(await page.locator('#status').textContent()).toMatch(/interactions found/);
+    // The live region is emptied and set again 30 ms later, so screen readers announce it anew.
+    await page.locator('#status').filter({ hasText: /interactions found/ }).waitFor();
     await screenshot(page, 'lookups-interactions');
   });
 
