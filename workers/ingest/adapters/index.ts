@@ -57,6 +57,14 @@ function single(files: InputFile[], expected: string): InputFile {
   return file;
 }
 
+/** The `parse` of a single-file adapter: hands the one file's name and bytes to `parse`. */
+function parseSingle(expected: string, parse: (file: string, content: Buffer) => AdapterResult | Promise<AdapterResult>): SourceAdapter['parse'] {
+  return async (files) => {
+    const file = single(files, expected);
+    return parse(file.name, file.content);
+  };
+}
+
 export const ADAPTERS: readonly SourceAdapter[] = [
   {
     id: 'who-atc',
@@ -109,10 +117,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     id: 'ch-sl',
     description: 'Swiss Spezialitätenliste (BAG) Preparations.xml',
     files: [CH_SL_FILE],
-    parse: async (files) => {
-      const file = single(files, CH_SL_FILE);
-      return parseChSl(file.name, file.content);
-    },
+    parse: parseSingle(CH_SL_FILE, parseChSl),
   },
   {
     id: 'ch-sl-groups',
@@ -125,10 +130,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     id: 'ch-artikelstamm',
     description: 'Elexis Artikelstamm v5 XML (ARTIKELSTAMM: PRODUCTS, LIMITATIONS, ITEMS)',
     files: [CH_ARTIKELSTAMM_FILE],
-    parse: async (files) => {
-      const file = single(files, CH_ARTIKELSTAMM_FILE);
-      return parseChArtikelstamm(file.name, file.content);
-    },
+    parse: parseSingle(CH_ARTIKELSTAMM_FILE, parseChArtikelstamm),
   },
   {
     id: 'ch-refdata',
@@ -140,19 +142,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     id: 'ch-swissmedic',
     description: 'Swissmedic "Zugelassene Packungen" (Packungen.xlsx as published)',
     files: [CH_SWISSMEDIC_FILE],
-    parse: async (files) => {
-      const file = single(files, CH_SWISSMEDIC_FILE);
-      return parseChSwissmedic(file.name, file.content);
-    },
+    parse: parseSingle(CH_SWISSMEDIC_FILE, parseChSwissmedic),
   },
   {
     id: 'ch-zurrose',
     description: 'Zur Rose article master transfer.dat (fixed width, ISO-8859-1)',
     files: [CH_ZURROSE_FILE],
-    parse: async (files) => {
-      const file = single(files, CH_ZURROSE_FILE);
-      return parseChZurrose(file.name, file.content);
-    },
+    parse: parseSingle(CH_ZURROSE_FILE, parseChZurrose),
   },
   {
     id: 'gb-dmd',
@@ -165,10 +161,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     id: 'eu-ema',
     description: 'EMA European public assessment reports (Medicines output xlsx): centrally authorised medicines, country EU',
     files: [EU_EMA_FILE],
-    parse: async (files) => {
-      const file = single(files, EU_EMA_FILE);
-      return parseEuEma(file.name, file.content);
-    },
+    parse: parseSingle(EU_EMA_FILE, parseEuEma),
   },
   {
     id: 'de-pzn',
@@ -180,10 +173,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     id: 'snapshot',
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
     files: ['snapshot.json'],
-    parse: async (files) => {
-      const file = single(files, 'snapshot.json');
-      return parseJsonSnapshot(file.name, file.content);
-    },
+    parse: parseSingle('snapshot.json', parseJsonSnapshot),
   },
 ];
 
