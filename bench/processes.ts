@@ -7,7 +7,10 @@
  */
 import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A message to a child and its reply; `type` routes it. */
@@ -97,13 +100,47 @@ export async function startChild(script: string, env: Record<string, string>, cp
   };
 }
 
+/** `profileStart` / `profileStop {file}`: a V8 CPU profile of the child between the two (`--profile`). */
+function profiler(): (m: BenchMessage) => Promise<Record<string, unknown>> | null {
+  let session: Session | null = null;
+  return (m) => {
+    if (m.type === 'profileStart') {
+      return (async () => {
+        session ??= new Session();
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+        return {};
+      })();
+    }
+    if (m.type !== 'profileStop' || !session) return null;
+    return (async () => {
+      const { profile } = await session!.post('Profiler.stop');
+      session!.disconnect();
+      session = null;
+      await mkdir(dirname(String(m.file)), { recursive: true });
+      await writeFile(String(m.file), JSON.stringify(profile));
+      return {};
+    })();
+  };
+}
+
+/** `cpu`: the process's CPU time so far (user + system, µs), for CPU per request. */
+function cpuTime(m: BenchMessage): Promise<Record<string, unknown>> | null {
+  if (m.type !== 'cpu') return null;
+  const { user, system } = process.cpuUsage();
+  return Promise.resolve({ cpuUs: user + system });
+}
+
 /**
  * The child side: answers each request with `handler`'s result (or `{type: 'error'}`), and
- * runs `onStop` on SIGTERM before exiting.
+ * runs `onStop` on SIGTERM before exiting. Every child also answers the profiler's requests
+ * and `cpu`.
  */
 export function serveParent(handler: (m: BenchMessage) => Promise<Record<string, unknown>>, onStop: () => Promise<void>): void {
+  const profile = profiler();
   process.on('message', (m: BenchMessage) => {
-    handler(m).then(
+    (cpuTime(m) ?? profile(m) ?? handler(m)).then(
       (reply) => process.send!({ ...reply, type: 'reply', id: m.id }),
       (err: Error) => process.send!({ type: 'error', id: m.id, message: err.stack ?? err.message }),
     );

@@ -9,10 +9,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult } from './load.ts';
 
+/** A load run and the server's CPU time per request meanwhile (µs; absent in older runs). */
+export type MeasuredLoad = LoadResult & { cpuUs?: number };
+
 export interface ScenarioResult {
   name: string;
-  route: LoadResult;
-  baseline: LoadResult;
+  route: MeasuredLoad;
+  baseline: MeasuredLoad;
   /** Round trips per request during the route's load run (quota included). */
   roundTrips: number;
   /** Statements of the one recorded request (what the baseline replays). */
@@ -44,6 +47,7 @@ const END = '<!-- bench:end -->';
 const ratio = (a: number, b: number): string => (b > 0 ? (a / b).toFixed(2) : '–');
 const ms = (r: LoadResult): string => (r.requests > 0 ? `${r.p50} / ${r.p99}` : '–');
 const trips = (n: number | null): string => (n === null || Number.isNaN(n) ? '–' : String(n));
+const cpu = (r: MeasuredLoad): string => (r.cpuUs === undefined || Number.isNaN(r.cpuUs) ? '–' : String(r.cpuUs));
 const load = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
 
 /** The run's conditions, in one sentence. */
@@ -57,9 +61,9 @@ function conditions(run: RunResult): string {
 export function formatRun(run: RunResult): string[] {
   const lines = [
     conditions(run), '',
-    '| Scenario | drugref req/s | p50 / p99 ms | same-SQL baseline req/s | p50 / p99 ms | ratio to baseline | SQL round trips / request | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...run.scenarios.map((s) => `| ${s.name} | ${s.route.rps} | ${ms(s.route)} | ${s.baseline.rps} | ${ms(s.baseline)} | ${ratio(s.route.rps, s.baseline.rps)} | ${trips(s.roundTrips)} | ${s.route.non2xx + s.route.errors} |`),
+    '| Scenario | drugref req/s | p50 / p99 ms | same-SQL baseline req/s | p50 / p99 ms | ratio to baseline | server CPU µs / request (drugref; baseline) | SQL round trips / request | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...run.scenarios.map((s) => `| ${s.name} | ${s.route.rps} | ${ms(s.route)} | ${s.baseline.rps} | ${ms(s.baseline)} | ${ratio(s.route.rps, s.baseline.rps)} | ${cpu(s.route)}; ${cpu(s.baseline)} | ${trips(s.roundTrips)} | ${s.route.non2xx + s.route.errors} |`),
   ];
   const peers = run.scenarios.filter((s) => s.peer);
   if (peers.length) {

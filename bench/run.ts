@@ -14,11 +14,15 @@
  * (default 32), --catalogue demo|large, --products N (large; default 1,000,000),
  * --database-url URL (a prepared database, kept), --write-docs (save the run in
  * bench/results/ and regenerate docs/performance.md), --only <substring>, --warm-up N
- * (requests before recording and measuring; default 20, 3 with --quick).
+ * (requests before recording and measuring; default 20, 3 with --quick), --profile DIR
+ * (the drugref server and the baseline write V8 CPU profiles of each scenario's load window
+ * to DIR/<scenario>.{drugref,baseline}.cpuprofile; read them with bench/profile-top.ts or
+ * Chrome DevTools).
  * BENCH_DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
  * the run creates and drops a scratch database on it.
  */
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../platform/db.ts';
 import { prepareBenchDatabase } from './database.ts';
@@ -44,6 +48,7 @@ const { values: args } = parseArgs({
     'write-docs': { type: 'boolean', default: false },
     only: { type: 'string' },
     'warm-up': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds ?? (args.quick ? 2 : 10));
@@ -125,6 +130,21 @@ async function peer(s: Servers, scenario: Scenario, drugref: Response): Promise<
   return { ...result, name: 'PostGraphile 4', bytes: answer.body.length, volume: volume(answer.body), drugrefVolume: volume(drugref.body) };
 }
 
+/**
+ * Runs `load` and measures the CPU time `child` spent meanwhile (µs per request: the
+ * pipeline's own cost, which machine load barely changes, unlike req/s); under the CPU
+ * profiler when `--profile` is given.
+ */
+async function measured(child: Child, name: string, load: () => Promise<LoadResult>): Promise<LoadResult & { cpuUs: number }> {
+  const cpu = async () => (await child.request<{ cpuUs: number }>({ type: 'cpu' })).cpuUs;
+  if (args.profile) await child.request({ type: 'profileStart' });
+  const before = await cpu();
+  const result = await load();
+  const spent = (await cpu()) - before;
+  if (args.profile) await child.request({ type: 'profileStop', file: join(args.profile, `${name.replace(/[^a-z0-9.]+/gi, '-')}.cpuprofile`) });
+  return { ...result, cpuUs: result.requests > 0 ? Math.round(spent / result.requests) : Number.NaN };
+}
+
 async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): Promise<ScenarioResult> {
   const scenario = { ...template, path: template.path.replace('{drugId}', db.drugId).replace('{gtin}', db.gtin) };
   const { statements, response } = await record(s, scenario, db.key);
@@ -135,9 +155,9 @@ async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): P
   });
   for (let i = 0; i < WARM_UP; i += 1) await send(s.baseline.url + scenario.path, scenario, null);
   const before = (await s.drugref.request<{ roundTrips: number }>({ type: 'roundTrips' })).roundTrips;
-  const route = await loadRun(s, s.drugref.url + scenario.path, scenario, db.key);
+  const route = await measured(s.drugref, `${scenario.name}.drugref`, () => loadRun(s, s.drugref.url + scenario.path, scenario, db.key));
   const after = (await s.drugref.request<{ roundTrips: number }>({ type: 'roundTrips' })).roundTrips;
-  const baseline = await loadRun(s, s.baseline.url + scenario.path, scenario, null);
+  const baseline = await measured(s.baseline, `${scenario.name}.baseline`, () => loadRun(s, s.baseline.url + scenario.path, scenario, null));
   const result: ScenarioResult = {
     name: scenario.name, route, baseline, bytes: response.body.length,
     // No request finished: no per-request figure (NaN prints as a dash).
@@ -146,7 +166,7 @@ async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): P
   };
   if (scenario.postgraphile) result.peer = await peer(s, scenario, response);
   if (scenario.explain && CATALOGUE === 'large') result.plans = await plans(db.url, statements);
-  log(`${scenario.name}: ${route.rps} req/s vs baseline ${baseline.rps} (${(route.rps / Math.max(baseline.rps, 1)).toFixed(2)}), ${result.roundTrips} round trips/request (recorded ${result.recorded})`);
+  log(`${scenario.name}: ${route.rps} req/s vs baseline ${baseline.rps} (${(route.rps / Math.max(baseline.rps, 1)).toFixed(2)}), server CPU ${route.cpuUs} vs ${baseline.cpuUs} µs/request, ${result.roundTrips} round trips/request (recorded ${result.recorded})`);
   return result;
 }
 
