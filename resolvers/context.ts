@@ -43,5 +43,5 @@ export interface RequestContext extends AppDeps {
 }
 
 export function createContext(deps: AppDeps, principal: Principal | null, log: Logger): RequestContext {
-  return { ...deps, principal, log, loaders: createLoaders(deps.db, deps.now), response: { headers: {} } };
+  return { ...deps, principal, log, loaders: createLoaders(deps), response: { headers: {} } };
 }

@@ -4,21 +4,21 @@
  */
 import type { Queryable } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
+import { lazyGroup } from '../platform/lazy-group.ts';
 import { createAtcChildrenLoader, createAtcLoader } from './classification/atc.ts';
 import { createSourceLoader } from './sources/status.ts';
 import { createLastDeliveryLoader } from './changes/deliveries.ts';
 import { createCatalogueLoaders } from './catalogue/loaders.ts';
 import { createLasaLoader } from './catalogue/lasa.ts';
 
-export function createLoaders(db: Queryable, now: Clock) {
-  return {
-    source: createSourceLoader(db, now),
-    atcNode: createAtcLoader(db),
-    atcChildren: createAtcChildrenLoader(db),
-    webhookLastDelivery: createLastDeliveryLoader(db),
-    catalogue: createCatalogueLoaders(db),
-    lasa: createLasaLoader(db),
-  };
-}
+/** One request's loaders, each built when first used (platform/lazy-group.ts). */
+export const createLoaders = lazyGroup<{ db: Queryable; now: Clock }>()({
+  source: ({ db, now }) => createSourceLoader(db, now),
+  atcNode: ({ db }) => createAtcLoader(db),
+  atcChildren: ({ db }) => createAtcChildrenLoader(db),
+  webhookLastDelivery: ({ db }) => createLastDeliveryLoader(db),
+  catalogue: ({ db }) => createCatalogueLoaders(db),
+  lasa: ({ db }) => createLasaLoader(db),
+});
 
 export type Loaders = ReturnType<typeof createLoaders>;

@@ -5,7 +5,8 @@
  * validation differ.
  */
 import { LRUCache } from 'lru-cache';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, getOperationAST } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { envelop, useEnvelop, useSchema, useValidationRule } from '@envelop/core';
 import type { Engine } from '../../platform/graphql/engine.ts';
@@ -114,6 +115,13 @@ export function createPublicGraphql(engine: Engine): PublicGraphql {
     if ('status' in prepared) return prepared;
     const { document } = prepared;
     const { contextFactory, execute, schema: view } = getEnveloped(ctx);
+    // Variables are checked by graphql-js itself: its messages are the documented ones, and
+    // the compiled executor words coercion errors differently.
+    const operation = getOperationAST(document, request.operationName);
+    if (operation) {
+      const coerced = getVariableValues(view, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 50 });
+      if (coerced.errors) return refused(coerced.errors);
+    }
     const result = (await execute({
       schema: view,
       document,

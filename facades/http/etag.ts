@@ -1,8 +1,9 @@
 /** Strong ETags over the serialised body, and the if-none-match comparison. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function etagOf(payload: string): string {
-  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+  // One-shot hash: about half the cost of createHash().update().digest() on every answer.
+  return `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
 }
 
 /** True when any tag of an if-none-match header (or `*`) matches, weak or strong. */

@@ -29,10 +29,11 @@ export function registerOperations(app: FastifyInstance, db: Database): void {
   // Per register source: last success, duration, rows, failures (read from the database when scraped).
   registerSyncMetrics(registry, db);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -45,17 +45,19 @@ async function pipeline(app: FastifyInstance, opts: PipelineOptions): Promise<vo
     };
   });
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+  // Callback style: a metered request already knows what is left, so most answers need no promise.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     const principal = request.principal;
     // A 304 counted against quota like the 200 it stands for, so it says what is left too.
     const counted = (reply.statusCode >= 200 && reply.statusCode < 300) || reply.statusCode === 304;
-    if (!principal || !counted) return payload;
-    const remaining = request.quotaRemaining !== undefined
-      ? request.quotaRemaining
-      : await quotaRemaining(opts.db, principal.accountId, principal.tier, opts.now());
-    if (remaining !== null) reply.header('x-ratelimit-remaining', String(remaining));
-    reply.header('x-service-tier', principal.tier);
-    return payload;
+    if (!principal || !counted) return done(null, payload);
+    const stamp = (remaining: number | null) => {
+      if (remaining !== null) reply.header('x-ratelimit-remaining', String(remaining));
+      reply.header('x-service-tier', principal.tier);
+      done(null, payload);
+    };
+    if (request.quotaRemaining !== undefined) return stamp(request.quotaRemaining);
+    quotaRemaining(opts.db, principal.accountId, principal.tier, opts.now()).then(stamp, (err: Error) => done(err));
   });
 }
 

@@ -2,7 +2,7 @@
  * API keys: generation, parsing and storage. A key is a prefix plus 24 random bytes in
  * base64url; only its SHA-256 and last four characters are ever stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../platform/db.ts';
 import { effectiveScopes, isTier, tierScopes, TIER_LIMITS } from './tiers.ts';
 import type { Scope, Tier } from './tiers.ts';
@@ -18,7 +18,7 @@ export type ParsedKey =
   | { kind: 'malformed' };
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function generateKey(prefix: KeyPrefix): string {

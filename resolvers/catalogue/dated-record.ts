@@ -7,6 +7,7 @@
  * ATC labels, class labels) is today's.
  */
 import DataLoader from 'dataloader';
+import { withOverrides } from '../../platform/lazy-group.ts';
 import type { RequestContext } from '../context.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { addFacts } from './facts.ts';
@@ -195,11 +196,10 @@ export function undatedRecord(ctx: RequestContext, drug: DrugRow, asOf: { reques
   const span: StatusSpan = { status: 'unknown', reason: 'no_history', since: null, until: null };
   const current = ctx.loaders.catalogue;
   const mark = (p: PackRow | null): DatedPackRow | null => p && { ...p, dated: { span } };
-  const reader: CatalogueReader = {
-    ...current,
+  const reader: CatalogueReader = withOverrides<CatalogueReader>(current, {
     packs: new DataLoader(async (ids) => Promise.all(ids.map(async (pid) => (await current.packs.load(pid)).map((p) => mark(p)!))), { cache: false }),
     pack: new DataLoader(async (ids) => Promise.all(ids.map(async (pid) => mark(await current.pack.load(pid)))), { cache: false }),
-  };
+  });
   const asOfBlock: DrugAsOf = { ...asOf, status: 'unknown', statusReason: 'no_history', statusSince: null, statusUntil: null, recall: null, recordedAt: null };
   return { ...drug, dated: { reader, asOf: asOfBlock, meta: { asOf: asOf.at, historyStarts: null } } };
 }

@@ -80,7 +80,7 @@ async function* lines(ctx: RequestContext, country: string, document: DocumentNo
   for await (const batch of ids) {
     const tx = serialised(batch.tx);
     // Fresh loaders per batch: nothing is remembered from one batch to the next.
-    const batchCtx: RequestContext = { ...ctx, db: inTransaction(ctx.db, tx), loaders: createLoaders(tx, ctx.now), response: { headers: {} } };
+    const batchCtx: RequestContext = { ...ctx, db: inTransaction(ctx.db, tx), loaders: createLoaders({ db: tx, now: ctx.now }), response: { headers: {} } };
     const results = await Promise.all(batch.rows.map((row) => ctx.toolbox.engine.run(document, { id: row.id }, batchCtx)));
     let chunk = '';
     for (const result of results) {

@@ -5,6 +5,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
+import { lazyGroup } from '../../platform/lazy-group.ts';
 import { loadDrugs } from './drug-rows.ts';
 import { centralAuthorisationLoader } from './central-authorisation.ts';
 import { productFactsLoader } from './facts.ts';
@@ -227,31 +228,30 @@ function productClassLoader(db: Queryable) {
 }
 
 /** Every catalogue loader of one request. */
-export function createCatalogueLoaders(db: Queryable) {
-  return {
-    drug: new DataLoader<string, DrugRow | null>((ids) => loadDrugs(db, ids)),
-    ingredients: ingredientLoader(db),
-    identifiers: identifierLoader(db),
-    packIdentifiers: packIdentifierLoader(db),
-    packs: packsByProductLoader(db),
-    pack: packLoader(db),
-    prices: priceLoader(db),
-    monographLanguages: monographLanguageLoader(db),
-    monograph: monographLoader(db),
-    productClasses: productClassLoader(db),
-    facts: productFactsLoader(db),
-    centralAuthorisation: centralAuthorisationLoader(db),
-    substance: createSubstanceLoader(db),
-    salts: createSaltLoader(db),
-    substanceClasses: createSubstanceClassLoader(db),
-    moietyDrugs: createMoietyDrugsLoader(db),
-    substanceIdentity: createSubstanceIdentityLoader(db),
-    identityMembers: createIdentityMembersLoader(db),
-    historyStart: new DataLoader<string, Date | null>(async (sources) => {
-      const starts = await historyStarts(db, sources);
-      return sources.map((s) => starts.get(s) ?? null);
-    }),
-  };
-}
+/** The catalogue's loaders of one request, each built when first used (platform/lazy-group.ts). */
+export const createCatalogueLoaders = lazyGroup<Queryable>()({
+  drug: (db) => new DataLoader<string, DrugRow | null>((ids) => loadDrugs(db, ids)),
+  ingredients: (db) => ingredientLoader(db),
+  identifiers: (db) => identifierLoader(db),
+  packIdentifiers: (db) => packIdentifierLoader(db),
+  packs: (db) => packsByProductLoader(db),
+  pack: (db) => packLoader(db),
+  prices: (db) => priceLoader(db),
+  monographLanguages: (db) => monographLanguageLoader(db),
+  monograph: (db) => monographLoader(db),
+  productClasses: (db) => productClassLoader(db),
+  facts: (db) => productFactsLoader(db),
+  centralAuthorisation: (db) => centralAuthorisationLoader(db),
+  substance: (db) => createSubstanceLoader(db),
+  salts: (db) => createSaltLoader(db),
+  substanceClasses: (db) => createSubstanceClassLoader(db),
+  moietyDrugs: (db) => createMoietyDrugsLoader(db),
+  substanceIdentity: (db) => createSubstanceIdentityLoader(db),
+  identityMembers: (db) => createIdentityMembersLoader(db),
+  historyStart: (db) => new DataLoader<string, Date | null>(async (sources) => {
+    const starts = await historyStarts(db, sources);
+    return sources.map((s) => starts.get(s) ?? null);
+  }),
+});
 
 export type CatalogueLoaders = ReturnType<typeof createCatalogueLoaders>;
