@@ -6,9 +6,7 @@
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../platform/config.ts';
-import { openDatabase } from '../platform/db.ts';
 import type { Database } from '../platform/db.ts';
-import { migrate } from '../platform/migrate.ts';
 
 function alive(pid: number): boolean {
   try {
@@ -39,11 +37,16 @@ export async function embeddedDatabaseIsNew(config: Config): Promise<boolean> {
 }
 
 /**
- * Opens and migrates the configured database. `image` (a prepared data directory, see
- * demo-image.ts) seeds a new embedded database instead of initdb; it is ignored otherwise.
+ * Opens and migrates the configured database. `seed`, called with the embedded database's
+ * folder when that database is new (after the lock is taken), may fill it from a prepared
+ * image (demo-image.ts) instead of initdb; it is not called otherwise.
  */
-export async function openConfiguredDatabase(config: Config, image: Blob | null = null): Promise<Database> {
+export async function openConfiguredDatabase(config: Config, seed?: (pgliteDir: string) => Promise<unknown>): Promise<Database> {
+  // Loaded here, not up front: a first start restores its image while these modules load.
+  const loading = Promise.all([import('../platform/db.ts'), import('../platform/migrate.ts')]);
+  loading.catch(() => undefined); // awaited below, after the lock and the seed
   if (config.databaseUrl) {
+    const [{ openDatabase }, { migrate }] = await loading;
     const db = await openDatabase({ url: config.databaseUrl });
     await migrate(db);
     return db;
@@ -51,8 +54,9 @@ export async function openConfiguredDatabase(config: Config, image: Blob | null 
   const embedded = config.dataDir !== 'memory://';
   const unlock = embedded ? await lockDataDir(config.dataDir) : async () => undefined;
   try {
-    const seed = image && (await embeddedDatabaseIsNew(config)) ? { loadDataDir: image } : {};
-    const db = await openDatabase({ dataDir: embedded ? join(config.dataDir, 'pglite') : config.dataDir, ...seed });
+    if (seed && embedded && (await embeddedDatabaseIsNew(config))) await seed(join(config.dataDir, 'pglite'));
+    const [{ openDatabase }, { migrate }] = await loading;
+    const db = await openDatabase({ dataDir: embedded ? join(config.dataDir, 'pglite') : config.dataDir });
     await migrate(db);
     const close = db.close.bind(db);
     return Object.assign(db, { close: async () => { await close(); await unlock(); } });

@@ -10,12 +10,10 @@
  * server then builds the catalogue the slow way, as it would with no image at all.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../platform/db.ts';
-import { migrate } from '../platform/migrate.ts';
-import { ensureDemoCatalogue } from './demo.ts';
+import { extractTar, readTar, tarOf } from './tar.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,7 +21,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const IMAGE_DIR = join(ROOT, 'node_modules', '.cache', 'drugref');
 
 /** What decides the image's content: a change to any of these makes a new image name. */
-const CONTENT_ROOTS = ['migrations', 'data', 'workers/ingest', 'resolvers', 'cli/demo.ts', 'cli/demo-catalogue.ts', 'node_modules/@electric-sql/pglite/package.json'];
+const CONTENT_ROOTS = ['migrations', 'data', 'workers/ingest', 'resolvers', 'cli/demo.ts', 'cli/demo-catalogue.ts', 'cli/demo-image.ts', 'cli/tar.ts', 'node_modules/@electric-sql/pglite/package.json'];
 
 /** Tables that must be empty in an image: they hold per-installation identities and secrets. */
 const PER_INSTALLATION_TABLES = ['accounts', 'api_keys', 'webhook_subscriptions', 'webhook_fallback_key', 'byol_credentials', 'receipt_fallback_key'];
@@ -58,10 +56,39 @@ export async function readDemoImage(): Promise<Blob | null> {
 }
 
 /**
+ * The image less the WAL segments after `current`: PostgreSQL preallocates them empty and
+ * creates them again when it needs them; everything written up to the checkpoint is in
+ * `current` and before it.
+ */
+function withoutFutureWal(image: Uint8Array, current: string): Buffer {
+  const future = (name: string) => /^pg_wal\/[0-9A-F]{24}$/.test(name) && name.slice('pg_wal/'.length) > current;
+  return tarOf(image, readTar(image).filter((entry) => !future(entry.name)));
+}
+
+/**
+ * Restores the current image as the embedded database folder `pgliteDir` (which must not
+ * exist yet). False when no image was prepared for these sources.
+ */
+export async function restoreDemoImage(pgliteDir: string): Promise<boolean> {
+  const bytes = await readFile(await demoImagePath()).catch(() => null);
+  if (!bytes) return false;
+  // A folder without a database in it: an empty one gives way; anything else is left to initdb, as before.
+  const existing = await readdir(pgliteDir).catch(() => null);
+  if (existing?.length) return false;
+  if (existing) await rmdir(pgliteDir);
+  await extractTar(bytes, pgliteDir);
+  return true;
+}
+
+/**
  * Builds the image in an in-memory database and writes it atomically (a half-written
  * file is never taken for an image). Returns its path and the catalogue line to print.
  */
 export async function buildDemoImage(): Promise<{ path: string; line: string }> {
+  // Only the build needs these; a first start that restores the image does not wait for them.
+  const [{ openDatabase }, { migrate }, { ensureDemoCatalogue }] = await Promise.all([
+    import('../platform/db.ts'), import('../platform/migrate.ts'), import('./demo.ts'),
+  ]);
   const db = await openDatabase({ dataDir: 'memory://' });
   try {
     await migrate(db);
@@ -70,12 +97,16 @@ export async function buildDemoImage(): Promise<{ path: string; line: string }> 
       const { rowCount } = await db.query(`SELECT 1 FROM ${table} LIMIT 1`);
       if (rowCount > 0) throw new Error(`the demo image would carry rows of ${table}`);
     }
+    // Without recycling, the checkpoint deletes the WAL segments it no longer needs
+    // instead of renaming them for reuse: 16 MB each that a first start would copy.
+    await db.query('SET wal_recycle = off');
     await db.query('CHECKPOINT');
-    const image = await db.dump!();
+    const { rows } = await db.query<{ segment: string }>('SELECT pg_walfile_name(pg_current_wal_insert_lsn()) AS segment');
+    const image = new Uint8Array(await (await db.dump!()).arrayBuffer());
     const path = await demoImagePath();
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.${process.pid}.partial`;
-    await writeFile(partial, Buffer.from(await image.arrayBuffer()));
+    await writeFile(partial, withoutFutureWal(image, rows[0]!.segment));
     await rename(partial, path);
     return { path, line: load.line };
   } finally {

@@ -17,6 +17,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { validationError } from './errors.ts';
 import { createHash } from 'node:crypto';
 import { PgListener, pgliteListen } from './db-listen.ts';
+import { pgliteWasmAhead } from './pglite-wasm.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -287,10 +288,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) await mkdir(dirname(dataDir), { recursive: true });
   // pg_trgm and fuzzystrmatch (LASA names, 0830_lasa.sql) must be handed to PGlite on every open, not only when created.
+  const pgliteWasmModule = await pgliteWasmAhead();
   const embedded = await PGlite.create({
     dataDir,
     extensions: { pg_trgm, fuzzystrmatch },
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
   });
   // PGlite is single-connection: a pool of one, so transactions must use their own client.
   const pool = new pg.Pool({ ...createPgConfig(embedded), max: 1 });

@@ -4,16 +4,15 @@
  * gracefully on SIGTERM/SIGINT (in-flight requests finish, workers stop, database closes).
  */
 import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { loadConfig } from '../../platform/config.ts';
-import type { Role } from '../../platform/config.ts';
+import type { Config, Role } from '../../platform/config.ts';
 import { systemClock } from '../../platform/clock.ts';
+import type { Database } from '../../platform/db.ts';
 import { loggerOptions } from '../../platform/logger.ts';
-import { buildApp } from '../../facades/app.ts';
-import { closeServices, createServices } from '../../facades/services.ts';
-import { startWorkers } from '../../workers/index.ts';
-import { embeddedDatabaseIsNew, openConfiguredDatabase } from '../database.ts';
-import { readDemoImage } from '../demo-image.ts';
-import { ensureDemoAccount, ensureDemoCatalogue } from '../demo.ts';
+import { compilePgliteAhead } from '../../platform/pglite-wasm.ts';
+import { openConfiguredDatabase } from '../database.ts';
+import { restoreDemoImage } from '../demo-image.ts';
 
 /** Resolves with the first SIGTERM/SIGINT; installed before start-up so none is missed. */
 function nextStopSignal(): Promise<string> {
@@ -23,34 +22,71 @@ function nextStopSignal(): Promise<string> {
   });
 }
 
+/**
+ * Opens the database (restoring the demo image on a first start) while the facades'
+ * modules load: the restore is file I/O in the thread pool, the loading is compilation on
+ * the main thread, so each hides much of the other.
+ */
+async function openWhileLoading(config: Config): Promise<{ db: Database; restored: boolean; facades: Facades }> {
+  let restored = false;
+  const seed = config.demo ? async (dir: string) => { restored = await restoreDemoImage(dir); } : undefined;
+  const [opened, loaded] = await Promise.allSettled([openConfiguredDatabase(config, seed), loadFacades()]);
+  if (opened.status === 'rejected') throw opened.reason;
+  if (loaded.status === 'rejected') {
+    await opened.value.close();
+    throw loaded.reason;
+  }
+  return { db: opened.value, restored, facades: loaded.value };
+}
+
+type Facades = Awaited<ReturnType<typeof loadFacades>>;
+
+async function loadFacades() {
+  const [app, services, demo] = await Promise.all([import('../../facades/app.ts'), import('../../facades/services.ts'), import('../demo.ts')]);
+  return { ...demo, buildApp: app.buildApp, createServices: services.createServices, closeServices: services.closeServices };
+}
+
+/** The workers, loaded once the API answers: the ingest adapters they pull in are large, and no request waits for them. */
+async function startWorkersLater(config: Config, db: Database, log: Logger) {
+  const { startWorkers } = await import('../../workers/index.ts');
+  const workers = startWorkers({ config, db, now: systemClock, log });
+  log.info({ workers: workers.names }, 'workers started');
+  return workers;
+}
+
 async function run(role: Role): Promise<number> {
   const stopSignal = nextStopSignal();
   const config = loadConfig();
   const log = pino(loggerOptions(config.logLevel));
-  const image = config.demo && (await embeddedDatabaseIsNew(config)) ? await readDemoImage() : null;
-  const db = await openConfiguredDatabase(config, image);
-  if (image) process.stdout.write('Demo catalogue restored from the image prepared at install (demonstration data, not for clinical use).\n');
+  if (!config.databaseUrl) compilePgliteAhead();
+  const { db, restored, facades } = await openWhileLoading(config);
+  if (restored) process.stdout.write('Demo catalogue restored from the image prepared at install (demonstration data, not for clinical use).\n');
   if (config.demo && role !== 'worker') {
     const announce = () => process.stdout.write('Loading the demo catalogue (first start, about 10 s)...\n');
-    const load = await ensureDemoCatalogue(db, {}, announce);
-    if (!image) process.stdout.write(`${load.line}\n`);
-    for (const line of await ensureDemoAccount(db)) process.stdout.write(`${line}\n`);
+    const load = await facades.ensureDemoCatalogue(db, {}, announce);
+    if (!restored) process.stdout.write(`${load.line}\n`);
+    for (const line of await facades.ensureDemoAccount(db)) process.stdout.write(`${line}\n`);
   }
-  const services = createServices(config, db, log);
-  const app = role === 'worker' ? null : await buildApp({ config, db, services });
-  const workers = role === 'api' ? null : startWorkers({ config, db, now: systemClock, log });
+  const services = facades.createServices(config, db, log);
+  const app = role === 'worker' ? null : await facades.buildApp({ config, db, services });
   if (app) {
     const address = await app.listen({ host: config.host, port: config.port });
     process.stdout.write(`drugref listening on ${address} (database: ${db.kind}, role: ${role})\n`);
   }
-  if (workers) log.info({ workers: workers.names }, 'workers started');
-
-  const signal = await stopSignal;
+  const workers = role === 'api' ? null : startWorkersLater(config, db, log);
+  const shutDown = async () => {
+    await app?.close();
+    await (await workers?.catch(() => null))?.close();
+    await facades.closeServices(services);
+    await db.close();
+  };
+  // Workers that fail to start stop the process, as they did when they started before listening.
+  const signal = await Promise.race([stopSignal, ...(workers ? [workers.then(() => stopSignal)] : [])]).catch(async (err: unknown) => {
+    await shutDown();
+    throw err;
+  });
   log.info({ signal }, 'shutting down');
-  await app?.close();
-  await workers?.close();
-  await closeServices(services);
-  await db.close();
+  await shutDown();
   log.info('stopped');
   return 0;
 }

@@ -84,7 +84,8 @@ export function buildTools(routes: CompiledRoute[]): McpTool[] {
     const { def } = route;
     if (!def.mcp) continue;
     const { schema, locations } = mergeInputSchema(def);
-    const validate: ValidateFunction = ajv.compile(guardSchema(schema as JsonSchema));
+    // Compiled on the tool's first call: most tools are never called by a given process, and compiling them all delayed its start.
+    let validate: ValidateFunction | undefined;
     tools.push({
       definition: {
         name: def.mcp.name,
@@ -96,6 +97,7 @@ export function buildTools(routes: CompiledRoute[]): McpTool[] {
       scope: def.scope,
       route,
       prepare(args) {
+        validate ??= ajv.compile(guardSchema(schema as JsonSchema));
         if (!validate(args)) throw invalidArguments(validate.errors ?? [], locations);
         return splitInput(args, locations, Boolean(def.body));
       },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoImage, demoImageKey, readDemoImage } from '../../cli/demo-image.ts';
 import { ensureDemoCatalogue } from '../../cli/demo-catalogue.ts';
+import { readTar } from '../../cli/tar.ts';
 import { openDatabase } from '../../platform/db.ts';
 import { migrate } from '../../platform/migrate.ts';
 import { openTestDatabase, testBackend } from '../helpers/db.ts';
@@ -51,6 +52,11 @@ describe.skipIf(testBackend() === 'postgres')('the prepared demo image', { timeo
       await restored.close();
       await reference.close();
     }
+  });
+
+  it('carries one WAL segment: the checkpoint\'s; the ones PostgreSQL preallocates after it are left out (16 MB each)', async () => {
+    const segments = readTar(new Uint8Array(await image.arrayBuffer())).filter((e) => /^pg_wal\/[0-9A-F]{24}$/.test(e.name));
+    expect(segments).toHaveLength(1);
   });
 
   it('seeds a first start: the catalogue is restored, a demo key is made for this installation, and the API answers', async () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TOOL_RESULT_CHARS, TRUNCATION_MARKER, truncateResult } from '../../facades/mcp/truncate.ts';
-import { mergeInputSchema } from '../../facades/mcp/tools.ts';
+import { buildTools, mergeInputSchema } from '../../facades/mcp/tools.ts';
+import { compileRoutes } from '../../facades/http/operation.ts';
+import { ROUTES } from '../../facades/routes/index.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { createEngine } from '../../platform/graphql/engine.ts';
+import { buildInternalSchema } from '../../resolvers/index.ts';
 import { checkBody, classify } from '../../facades/mcp/jsonrpc.ts';
 import type { RouteDef } from '../../facades/routes/types.ts';
 
@@ -50,6 +55,22 @@ describe('mergeInputSchema', () => {
   it('refuses a route whose parts share a field name', () => {
     const clash = { ...ROUTE, query: { type: 'object', properties: { id: { type: 'string' } } } };
     expect(() => mergeInputSchema(clash)).toThrow('"id" is both a path and a query field');
+  });
+});
+
+describe('buildTools', () => {
+  // Each tool compiles its validator on its first call (it kept the start slow); a schema
+  // ajv cannot compile must still fail here, not in front of a client.
+  it('compiles every tool\'s input schema: empty arguments are answered or refused with a validation error', () => {
+    const tools = buildTools(compileRoutes(createEngine(buildInternalSchema()), ROUTES));
+    expect(tools.length).toBeGreaterThan(10);
+    for (const tool of tools) {
+      try {
+        tool.prepare({});
+      } catch (err) {
+        expect(err, tool.definition.name).toBeInstanceOf(ApiError);
+      }
+    }
   });
 });
 
