@@ -10,6 +10,11 @@
  * straight off an index: a common prefix (`ibu` in a million products) never sorts its
  * match set. Tiers that can only matter when the earlier ones came up short are gated
  * (an uncorrelated condition PostgreSQL checks once before starting the scan).
+ *
+ * The code search's plan does not depend on the parameters' values, so PostgreSQL keeps
+ * its generic plan and does not plan it again per request. The name search's does (a
+ * rare substring wants the trigram index, a common one the name order): on a large
+ * catalogue PostgreSQL plans it for each query's values.
  */
 import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
@@ -141,46 +146,85 @@ function toResult(q: string, country: string | null, rows: Row[], label: (row: R
   return { q, country, matchedBy: results[0]?.matchedBy ?? null, results };
 }
 
+/** CTE `by_id`: the products (merged rows folded into their representative) holding an identifier that q reads as. */
+function byIdTier(params: Params, ids: Array<CodeCandidate & { rank: number }>, filters: string, limit: string): string {
+  // One VALUES row per reading, not arrays: the planner counts them the same with or without
+  // the parameters' values, so the generic plan costs what the custom ones do and is kept.
+  const cand = ids.map((c) => `(${params.add(c.system)}::text, ${params.add(c.code)}::text, ${params.add(c.rank)}::int)`).join(', ');
+  return `by_id AS MATERIALIZED (
+       SELECT p.id, min(c.rank) AS rank, min(${NAME_KEY}) AS k FROM (VALUES ${cand}) AS c(system, code, rank)
+         JOIN identifiers i ON i.system = c.system AND i.code = c.code
+         JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id) WHERE ${filters}
+        GROUP BY p.id ORDER BY 2, 3, p.id LIMIT ${limit})`;
+}
+
+/**
+ * CTE `by_atc`: the products under an ATC code or class, first `limit` in name order. A
+ * class spans several codes and no index holds a range of codes in name order, so the
+ * codes present are found first (a skip scan of 0850_typeahead_atc.sql's index, one probe
+ * per code), then each code's first `limit` names come straight off the same index and
+ * only those are merged: a million products cost no more than the demo's thousands.
+ */
+function byAtcTier(params: Params, code: string, rank: number, country: string | null, filters: string, limit: string): string {
+  const from = params.add(code);
+  const to = params.add(prefixEnd(code));
+  const inCountry = country ? ` AND p.country = ${params.add(country)}` : '';
+  const atc = `(p.atc_code COLLATE "C")`;
+  return `by_atc AS MATERIALIZED (
+       WITH RECURSIVE codes (code) AS (
+           SELECT min(${atc}) FROM products p WHERE p.searchable${inCountry} AND ${atc} >= ${from} AND ${atc} < ${to}
+         UNION ALL
+           SELECT (SELECT min(${atc}) FROM products p WHERE p.searchable${inCountry} AND ${atc} > c.code AND ${atc} < ${to})
+             FROM codes c WHERE c.code IS NOT NULL)
+       SELECT p.id, ${params.add(rank)}::int AS rank, p.k FROM codes c
+        CROSS JOIN LATERAL (SELECT p.id, ${NAME_KEY} AS k FROM products p WHERE ${atc} = c.code AND ${filters}
+                             ORDER BY ${NAME_KEY}, p.id LIMIT ${limit}) p
+        ORDER BY p.k, p.id LIMIT ${limit})`;
+}
+
 /**
  * Drugs found by any reading of q as a code. Identifier systems match the identifiers
- * table; ATC readings are a prefix scan of products; UNII and rxcui readings find the
+ * table; ATC readings are the products under the code; UNII and rxcui readings find the
  * products whose ingredients fold to the same active moiety. Each branch is filtered and
  * cut to `limit` in its own order before the merge, so a broad code (an ATC class over
- * thousands of products) never sorts its whole match set.
+ * thousands of products) never sorts its whole match set. Only the branches q has a
+ * reading for are in the statement: each combination is its own prepared statement, small
+ * to plan, with no branch whose cost depends on a parameter being null.
  */
 async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number): Promise<Row[]> {
   const ids = candidates.map((c, rank) => ({ ...c, rank })).filter((c) => c.system !== 'atc');
   const atcRank = candidates.findIndex((c) => c.system === 'atc');
   const substRank = candidates.findIndex((c) => c.system === 'unii' || c.system === 'rxcui');
-  const substance = substRank >= 0 ? candidates[substRank]! : null;
   const params = new Params();
-  const cand = `unnest(${params.add(ids.map((c) => c.system))}::text[], ${params.add(ids.map((c) => c.code))}::text[], ${params.add(ids.map((c) => c.rank))}::int[])`;
-  const atcCode = atcRank >= 0 ? candidates[atcRank]!.code : null;
-  // The ATC prefix as a range (byte-order operators of the text_pattern_ops index products_atc), as for names.
-  const atcFrom = params.add(atcCode);
-  const atcTo = params.add(atcCode === null ? null : prefixEnd(atcCode));
-  const atcR = params.add(atcRank);
-  const substSystem = params.add(substance?.system ?? null);
-  const substCode = params.add(substance?.code ?? null);
-  const substR = params.add(substRank);
-  const lim = params.add(limit);
+  // The limit as a sub-select: the planner cannot see its value with or without the
+  // parameters, so custom and generic plans cost the same and the generic one is kept
+  // after the first few (no planning per request), as on the demo catalogue.
+  const lim = `(SELECT ${params.add(limit)}::int)`;
   const codeFilters = `true${filterSql(params, country, atc)}`;
   const filters = `p.searchable AND ${codeFilters}`;
-  const { rows } = await db.query<Row>(
-    `WITH cand AS (SELECT * FROM ${cand} AS c(system, code, rank)),
-     by_id AS MATERIALIZED (
-       SELECT p.id, min(c.rank) AS rank, min(${NAME_KEY}) AS k FROM cand c JOIN identifiers i ON i.system = c.system AND i.code = c.code
-         JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id) WHERE ${codeFilters}
-        GROUP BY p.id ORDER BY 2, 3, p.id LIMIT ${lim}),
-     by_atc AS MATERIALIZED (
-       SELECT p.id, ${atcR}::int AS rank, ${NAME_KEY} AS k FROM products p
-        WHERE ${atcFrom}::text IS NOT NULL AND p.atc_code ~>=~ ${atcFrom} AND p.atc_code ~<~ ${atcTo} AND ${filters}
-        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim}),
-     subst AS MATERIALIZED (
+  const ctes: string[] = [];
+  const tiers: string[] = [];
+  if (ids.length) {
+    ctes.push(byIdTier(params, ids, codeFilters, lim));
+    tiers.push('by_id');
+  }
+  if (atcRank >= 0) {
+    ctes.push(byAtcTier(params, candidates[atcRank]!.code, atcRank, country, filters, lim));
+    tiers.push('by_atc');
+  }
+  if (substRank >= 0) {
+    const substance = candidates[substRank]!;
+    const system = params.add(substance.system);
+    const code = params.add(substance.code);
+    ctes.push(`subst AS MATERIALIZED (
        SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
-        WHERE (${substSystem}::text = 'unii' AND s.unii = ${substCode}::text) OR (${substSystem}::text = 'rxcui' AND s.rxcui = ${substCode}::text)),
-     ${substanceTiers({ rank: `${substR}::int`, filters, limit: lim })},
-     hits AS (SELECT * FROM by_id UNION ALL SELECT * FROM by_atc UNION ALL SELECT * FROM dense UNION ALL SELECT * FROM sparse),
+        WHERE (${system}::text = 'unii' AND s.unii = ${code}::text) OR (${system}::text = 'rxcui' AND s.rxcui = ${code}::text))`,
+    substanceTiers({ rank: `${params.add(substRank)}::int`, filters, limit: lim }));
+    tiers.push('dense', 'sparse');
+  }
+  const { rows } = await db.query<Row>(
+    `WITH ${ctes.join(',\n     ')},
+     hits AS (${tiers.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')}),
      ${finalSelect(lim)}`,
     params.values,
     { prepare: true },

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../platform/db.ts';
+import { openDatabase } from '../../platform/db.ts';
 import { openTestDatabase, testBackend } from '../helpers/db.ts';
 import { searchDrugs } from '../../resolvers/catalogue/search.ts';
 import { CODES, seedCatalogue } from './fixtures.ts';
@@ -52,12 +53,13 @@ describe.skipIf(testBackend() !== 'postgres')('typeahead plans on PostgreSQL', (
   beforeAll(async () => {
     db = await openTestDatabase();
     await seedCatalogue(db);
-    // 40,000 products in four registers, a fifth of them named "Ibu…", a fifth containing
-    // ibuprofen, each with an identifier.
+    // 40,000 products in four registers under five ATC codes, a fifth of them named "Ibu…",
+    // a fifth containing ibuprofen, each with an identifier.
     await db.query(
       `INSERT INTO products (source, natural_key, country, product_name, atc_code, record, content_hash)
        SELECT 'ch-sl', 'gen-' || i, (ARRAY['CH', 'DE', 'FR', 'US'])[1 + i % 4],
-              (ARRAY['Ibuprofen', 'Paracetamol', 'Amlodipin', 'Brufen', 'Dafalgan'])[1 + i % 5] || ' Generika ' || i, 'M01AE01', '{}', 'gen'
+              (ARRAY['Ibuprofen', 'Paracetamol', 'Amlodipin', 'Brufen', 'Dafalgan'])[1 + i % 5] || ' Generika ' || i,
+              (ARRAY['M01AE01', 'M01AE02', 'C09AA05', 'C09AA02', 'N02BE01'])[1 + (i / 7) % 5], '{}', 'gen'
          FROM generate_series(1, 40000) AS i`,
     );
     await db.query(
@@ -103,5 +105,35 @@ describe.skipIf(testBackend() !== 'postgres')('typeahead plans on PostgreSQL', (
     const byId = [...walk(cte(plan!, 'by_id'))];
     expect(byId.find((n) => n['Relation Name'] === 'identifiers')).toMatchObject({ 'Index Name': 'identifiers_lookup' });
     expect([...walk(plan!)].filter((n) => n['Relation Name'] === 'products').every((n) => n['Node Type'] !== 'Seq Scan')).toBe(true);
+  });
+
+  it.each([['ALL', 'products_search_atc_all'], ['CH', 'products_search_atc']])(
+    'finds an ATC code or class (country %s) by probing %s once per code and reading only each code\'s first names',
+    async (country, index) => {
+      for (const [q, codes] of [['C09AA05', 1], ['C09AA', 2]] as const) {
+        const [plan] = await plansOf(db, { q, country, atc: null, limit: 20 });
+        const reads = [...walk(cte(plan!, 'by_atc'))].filter((n) => n['Relation Name'] === 'products');
+        expect(reads.length, q).toBeGreaterThan(0);
+        for (const read of reads) expect(read, q).toMatchObject({ 'Index Name': index });
+        // The name-ordered reads: at most the limit per code, never the thousands under it.
+        const named = reads.filter((n) => n['Node Type'] === 'Index Scan');
+        expect(named.reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0), q).toBeLessThanOrEqual(20 * codes);
+      }
+    },
+  );
+
+  it('plans a code search once per connection: the generic plan is kept, as the custom ones cost no less', async () => {
+    const one = await openDatabase({ url: (db as Database & { url: string }).url, max: 1 });
+    try {
+      for (const q of [CODES.brufenGtin, 'C09AA05']) {
+        for (let i = 0; i < 8; i++) await searchDrugs(one, { q, country: 'ALL', atc: null, limit: 20 });
+      }
+      const { rows } = await one.query<{ tier: string; generic: number }>(
+        `SELECT CASE WHEN statement LIKE '%by_atc AS%' THEN 'by_atc' ELSE 'by_id' END AS tier, generic_plans::int AS generic
+           FROM pg_prepared_statements WHERE statement LIKE '%by_id AS%' OR statement LIKE '%by_atc AS%' ORDER BY 1`);
+      expect(rows.map((r) => [r.tier, r.generic > 0])).toEqual([['by_atc', true], ['by_id', true]]);
+    } finally {
+      await one.close();
+    }
   });
 });
