@@ -21,7 +21,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const IMAGE_DIR = join(ROOT, 'node_modules', '.cache', 'drugref');
 
 /** What decides the image's content: a change to any of these makes a new image name. */
-const CONTENT_ROOTS = ['migrations', 'data', 'workers/ingest', 'resolvers', 'cli/demo.ts', 'cli/demo-catalogue.ts', 'cli/demo-image.ts', 'cli/tar.ts', 'node_modules/@electric-sql/pglite/package.json'];
+const CONTENT_ROOTS = ['migrations', 'data', 'workers/ingest', 'resolvers', 'cli/demo.ts', 'cli/demo-catalogue.ts', 'cli/demo-image.ts', 'cli/tar.ts', 'node_modules/@electric-sql/pglite/package.json', 'node_modules/tar-stream/package.json'];
 
 /** Tables that must be empty in an image: they hold per-installation identities and secrets. */
 const PER_INSTALLATION_TABLES = ['accounts', 'api_keys', 'webhook_subscriptions', 'webhook_fallback_key', 'byol_credentials', 'receipt_fallback_key'];
@@ -60,9 +60,9 @@ export async function readDemoImage(): Promise<Blob | null> {
  * creates them again when it needs them; everything written up to the checkpoint is in
  * `current` and before it.
  */
-function withoutFutureWal(image: Uint8Array, current: string): Buffer {
+async function withoutFutureWal(image: Uint8Array, current: string): Promise<Buffer> {
   const future = (name: string) => /^pg_wal\/[0-9A-F]{24}$/.test(name) && name.slice('pg_wal/'.length) > current;
-  return tarOf(image, readTar(image).filter((entry) => !future(entry.name)));
+  return tarOf((await readTar(image)).filter((entry) => !future(entry.name)));
 }
 
 /**
@@ -106,7 +106,7 @@ export async function buildDemoImage(): Promise<{ path: string; line: string }> 
     const path = await demoImagePath();
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.${process.pid}.partial`;
-    await writeFile(partial, withoutFutureWal(image, rows[0]!.segment));
+    await writeFile(partial, await withoutFutureWal(image, rows[0]!.segment));
     await rename(partial, path);
     return { path, line: load.line };
   } finally {

@@ -1,35 +1,19 @@
 /**
- * The tar archives PGlite writes for a data directory (`dumpDataDir`): ustar headers, plain
- * files and folders only. Read here so a first start can restore the demo image with
- * asynchronous file writes that run beside the loading of the application's modules,
- * instead of PGlite's `loadDataDir`, which writes every file synchronously on the main thread.
+ * The tar archives PGlite writes for a data directory (`dumpDataDir`), read and written with
+ * tar-stream. Read here so a first start can restore the demo image with asynchronous file
+ * writes that run beside the loading of the application's modules, instead of PGlite's
+ * `loadDataDir`, which writes every file synchronously on the main thread.
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize } from 'node:path';
-
-const BLOCK = 512;
+import { extract, pack, type Header } from 'tar-stream';
 
 export interface TarEntry {
-  /** Path inside the archive, without a leading slash. */
+  /** Path inside the archive, without a leading slash (PGlite writes "/base/1/1259"). */
   name: string;
-  type: 'file' | 'dir';
-  mode: number;
-  /** Offset of the entry's header; the entry's blocks end at `end`. */
-  start: number;
-  end: number;
+  /** The header as read: type ('file' or 'directory'), mode, mtime, owner. */
+  header: Header;
   data: Uint8Array;
-}
-
-function text(bytes: Uint8Array, from: number, length: number): string {
-  const field = bytes.subarray(from, from + length);
-  const nul = field.indexOf(0);
-  return Buffer.from(nul < 0 ? field : field.subarray(0, nul)).toString('utf8');
-}
-
-function octal(bytes: Uint8Array, from: number, length: number, what: string): number {
-  const value = text(bytes, from, length).trim();
-  if (!/^[0-7]*$/.test(value)) throw new Error(`tar: ${what} is not an octal number`);
-  return value ? parseInt(value, 8) : 0;
 }
 
 /** A path that stays inside the folder it is extracted to ('.' for the folder itself). */
@@ -39,39 +23,49 @@ function safeName(raw: string): string {
   return name;
 }
 
-/** The entries of an archive; refuses any kind other than plain files and folders. */
-export function readTar(bytes: Uint8Array): TarEntry[] {
-  const entries: TarEntry[] = [];
-  for (let at = 0; at + BLOCK <= bytes.length;) {
-    const header = bytes.subarray(at, at + BLOCK);
-    if (header.every((b) => b === 0)) break;
-    const prefix = text(header, 345, 155);
-    const rawName = prefix ? `${prefix}/${text(header, 0, 100)}` : text(header, 0, 100);
-    const size = octal(header, 124, 12, 'size');
-    const flag = String.fromCharCode(header[156]!);
-    if (flag !== '0' && flag !== '\0' && flag !== '5') throw new Error(`tar: entry "${rawName}" is of unsupported type "${flag}"`);
-    const dataStart = at + BLOCK;
-    const end = dataStart + Math.ceil(size / BLOCK) * BLOCK;
-    if (dataStart + size > bytes.length) throw new Error(`tar: entry "${rawName}" is truncated`);
-    const name = safeName(rawName);
-    const start = at;
-    at = end;
-    if (name === '.') continue;
-    entries.push({
-      name,
-      type: flag === '5' ? 'dir' : 'file',
-      mode: octal(header, 100, 8, 'mode') & 0o777,
-      start,
-      end,
-      data: bytes.subarray(dataStart, dataStart + size),
-    });
-  }
-  return entries;
+/** The entry's name, once it is known to be a plain file or folder with a name that stays inside. */
+function checked(header: Header): string {
+  if (header.type !== 'file' && header.type !== 'directory') throw new Error(`tar: entry "${header.name}" is of unsupported type "${header.type}"`);
+  return safeName(header.name);
 }
 
-/** A new archive holding only `entries` (taken from `bytes`), with the two closing zero blocks. */
-export function tarOf(bytes: Uint8Array, entries: TarEntry[]): Buffer {
-  return Buffer.concat([...entries.map((e) => bytes.subarray(e.start, e.end)), Buffer.alloc(2 * BLOCK)]);
+/** The entries of an archive; refuses any kind other than plain files and folders. */
+export function readTar(bytes: Uint8Array): Promise<TarEntry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: TarEntry[] = [];
+    const reader = extract();
+    reader.on('entry', (header, stream, next) => {
+      // A failed archive fails the entry being read too: its stream reports the same error.
+      stream.on('error', reject);
+      let name: string;
+      try {
+        name = checked(header);
+      } catch (err) {
+        next(err as Error);
+        return;
+      }
+      // The archive is one buffer, so an entry's data is a single view of it, not a copy.
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk) => chunks.push(chunk as Buffer));
+      stream.on('end', () => {
+        if (name !== '.') entries.push({ name, header, data: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+        next();
+      });
+    });
+    reader.on('finish', () => resolve(entries));
+    reader.on('error', reject);
+    reader.end(bytes);
+  });
+}
+
+/** A new archive holding only `entries`. */
+export async function tarOf(entries: TarEntry[]): Promise<Buffer> {
+  const writer = pack();
+  for (const { name, header, data } of entries) writer.entry({ ...header, name }, data);
+  writer.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of writer) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -84,7 +78,7 @@ async function writeFiles(root: string, files: TarEntry[], inFlight = 64): Promi
   const worker = async () => {
     while (next < files.length) {
       const file = files[next++]!;
-      await writeFile(join(root, file.name), file.data, { mode: file.mode || 0o600 });
+      await writeFile(join(root, file.name), file.data, { mode: file.header.mode & 0o777 || 0o600 });
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
@@ -96,16 +90,17 @@ async function writeFiles(root: string, files: TarEntry[], inFlight = 64): Promi
  * renamed once complete, so an interrupted restore never looks like a database.
  */
 export async function extractTar(bytes: Uint8Array, target: string): Promise<void> {
-  const entries = readTar(bytes);
   const partial = `${target}.partial`;
   await rm(partial, { recursive: true, force: true });
   try {
+    const entries = await readTar(bytes);
     await mkdir(partial, { recursive: true, mode: 0o700 });
     // Folders first, parents before children, so every file's folder exists.
-    const dirs = new Map(entries.filter((e) => e.type === 'dir').map((e) => [e.name, e.mode || 0o700]));
-    for (const file of entries) if (file.type === 'file' && dirname(file.name) !== '.' && !dirs.has(dirname(file.name))) dirs.set(dirname(file.name), 0o700);
+    const files = entries.filter((e) => e.header.type === 'file');
+    const dirs = new Map(entries.filter((e) => e.header.type === 'directory').map((e) => [e.name, e.header.mode & 0o777 || 0o700]));
+    for (const file of files) if (dirname(file.name) !== '.' && !dirs.has(dirname(file.name))) dirs.set(dirname(file.name), 0o700);
     for (const [dir, mode] of [...dirs].sort(([a], [b]) => a.length - b.length)) await mkdir(join(partial, dir), { recursive: true, mode });
-    await writeFiles(partial, entries.filter((e) => e.type === 'file'));
+    await writeFiles(partial, files);
     await rename(partial, target);
   } catch (err) {
     await rm(partial, { recursive: true, force: true });

@@ -55,7 +55,7 @@ describe.skipIf(testBackend() === 'postgres')('the prepared demo image', { timeo
   });
 
   it('carries one WAL segment: the checkpoint\'s; the ones PostgreSQL preallocates after it are left out (16 MB each)', async () => {
-    const segments = readTar(new Uint8Array(await image.arrayBuffer())).filter((e) => /^pg_wal\/[0-9A-F]{24}$/.test(e.name));
+    const segments = (await readTar(new Uint8Array(await image.arrayBuffer()))).filter((e) => /^pg_wal\/[0-9A-F]{24}$/.test(e.name));
     expect(segments).toHaveLength(1);
   });
 
