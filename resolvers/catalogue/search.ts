@@ -1,9 +1,9 @@
 /**
  * Typeahead search over the catalogue (GET /v1/drugs, Query.drugs). Codes are tried
  * first, in the spec's order (`detectCodes`); only when no reading of the query as a code
- * finds anything does the name search run. Each is ONE prepared statement that also
+ * finds anything does the name search run. Each is a prepared statement that also
  * returns the rows' ingredients (primed into the request's ingredients loader), so a
- * search costs one or two round trips whatever the limit.
+ * search costs one or two round trips whatever the limit (see `searchByName`).
  *
  * Every list is ordered by the lower-cased name in byte order (`NAME_KEY`), the key of the
  * partial b-trees of 0840_hot_path.sql, so the first `limit` rows of each tier come
@@ -14,7 +14,9 @@
  * The code search's plan does not depend on the parameters' values, so PostgreSQL keeps
  * its generic plan and does not plan it again per request. The name search's does (a
  * rare substring wants the trigram index, a common one the name order): on a large
- * catalogue PostgreSQL plans it for each query's values.
+ * catalogue PostgreSQL plans it for each query's values. So names starting with q, whose
+ * plan is the same for any q, are asked for first, alone; the full statement runs only
+ * when they do not fill the page.
  */
 import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
@@ -233,46 +235,73 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
 }
 
 /**
- * Case-insensitive name search in three tiers, each in name order: names starting with q,
- * then (three characters or more) names containing it, then products containing a
- * substance whose name matches, folded to every salt of its moiety, so a substance finds
- * every brand. The first tier is a range scan of the name index that stops at the limit;
- * the substring tier (trigram index) runs only when the first found fewer than `limit`
- * rows, the substance tier only when both together did.
+ * The name search statement. With `later`, all three tiers, case-insensitive and each in
+ * name order: names starting with q, then (three characters or more) names containing it,
+ * then products containing a substance whose name matches, folded to every salt of its
+ * moiety, so a substance finds every brand. The first tier is a range scan of the name
+ * index that stops at the limit; the substring tier (trigram index) runs only when the
+ * first found fewer than `limit` rows, the substance tier only when both together did.
+ * Without `later`, the first tier alone, through the same final select.
  */
-async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number): Promise<Row[]> {
+function nameStatement(q: string, country: string | null, atc: string | null, limit: number, later: boolean): { text: string; values: unknown[] } {
   const lowered = q.toLowerCase();
   const text = escapeLike(lowered);
   const params = new Params();
-  const prefix = params.add(`${text}%`);
+  // The first tier alone takes its values as sub-selects, as the code search does: the
+  // planner sees none of them, so the custom plans cost what the generic one does (the same
+  // index range scan) and the generic one is kept. The full statement needs them seen.
+  const value = (v: unknown, type: string) => (later ? params.add(v) : `(SELECT ${params.add(v)}::${type})`);
   // "Starts with" as a range of the name key: exactly the same rows in byte order, an index
-  // range scan even in a generic plan of this prepared statement, and estimated from the
-  // histogram (a LIKE beside it would be counted twice and tempt the planner into a sort).
-  const from = params.add(lowered);
-  const to = params.add(prefixEnd(lowered));
-  const pattern = params.add(q.length >= 3 ? `%${text}%` : `${text}%`);
-  const lim = params.add(limit);
+  // range scan even in a generic plan of this prepared statement, and in the full one
+  // estimated from the histogram (a LIKE beside it would be counted twice and tempt the
+  // planner into a sort).
+  const from = value(lowered, 'text');
+  const to = value(prefixEnd(lowered), 'text');
+  const lim = value(limit, 'int');
   const filters = `p.searchable${filterSql(params, country, atc)}`;
-  const { rows } = await db.query<Row>(
-    `WITH starts AS MATERIALIZED (
+  const ctes = [`starts AS MATERIALIZED (
        SELECT p.id, 0 AS rank, ${NAME_KEY} AS k FROM products p
         WHERE ${NAME_KEY} >= ${from} AND ${NAME_KEY} < ${to} AND ${filters}
-        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim}),
-     contains AS MATERIALIZED (
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim})`];
+  const tiers = ['starts'];
+  if (later) {
+    const prefix = params.add(`${text}%`);
+    const pattern = params.add(q.length >= 3 ? `%${text}%` : `${text}%`);
+    ctes.push(`contains AS MATERIALIZED (
        SELECT p.id, 1 AS rank, ${NAME_KEY} AS k FROM products p
         WHERE (SELECT count(*) FROM starts) < ${lim} AND ${pattern}::text <> ${prefix}::text
           AND lower(p.product_name) LIKE ${pattern} AND ${NAME_KEY} NOT LIKE ${prefix} AND ${filters}
-        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim}),
-     subst AS MATERIALIZED (
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${lim})`,
+    `subst AS MATERIALIZED (
        SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
-        WHERE (SELECT count(*) FROM starts) + (SELECT count(*) FROM contains) < ${lim} AND lower(s.name) LIKE ${pattern}),
-     ${substanceTiers({ rank: '2', filters: `${filters} AND lower(p.product_name) NOT LIKE ${pattern}`, limit: lim })},
-     hits AS (SELECT * FROM starts UNION ALL SELECT * FROM contains UNION ALL SELECT * FROM dense UNION ALL SELECT * FROM sparse),
+        WHERE (SELECT count(*) FROM starts) + (SELECT count(*) FROM contains) < ${lim} AND lower(s.name) LIKE ${pattern})`,
+    substanceTiers({ rank: '2', filters: `${filters} AND lower(p.product_name) NOT LIKE ${pattern}`, limit: lim }));
+    tiers.push('contains', 'dense', 'sparse');
+  }
+  return {
+    text: `WITH ${ctes.join(',\n     ')},
+     hits AS (${tiers.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')}),
      ${finalSelect(lim)}`,
-    params.values,
-    { prepare: true },
-  );
-  return rows;
+    values: params.values,
+  };
+}
+
+/**
+ * Names starting with q first, alone: when they fill the page, they are the page (rank 0
+ * sorts first), and that statement's generic plan, an index range scan, is safe for any
+ * q, so PostgreSQL keeps it instead of planning each request. The full statement's plan
+ * depends on the substring's values (trigram index for a rare one, name order for a common
+ * one), so on a large catalogue it is planned per request; it runs only when the page is
+ * not full, at the cost of one more round trip. After a code search came up empty
+ * (`startsFirst` false) the full statement runs alone, so no search costs more than three.
+ */
+async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number, startsFirst: boolean): Promise<Row[]> {
+  const run = async (later: boolean): Promise<Row[]> => {
+    const { text, values } = nameStatement(q, country, atc, limit, later);
+    return (await db.query<Row>(text, values, { prepare: true })).rows;
+  };
+  const starts = startsFirst ? await run(false) : [];
+  return starts.length >= limit ? starts : run(true);
 }
 
 /**
@@ -291,6 +320,6 @@ export async function searchDrugs(db: Queryable, args: SearchArgs, primer?: Ingr
     if (rows.length) return toResult(args.q, args.country, rows, (r) => labelOf(candidates[r.rank]!), primer);
   }
   const country = args.country === null ? DEFAULT_SEARCH_COUNTRY : explicit;
-  const rows = await searchByName(db, q, country, atc, args.limit);
+  const rows = await searchByName(db, q, country, atc, args.limit, !candidates.length);
   return toResult(args.q, args.country ?? DEFAULT_SEARCH_COUNTRY, rows, (r) => (r.rank === 2 ? 'substance_name' : 'product_name'), primer);
 }

@@ -145,8 +145,8 @@ describe('GET /v1/drugs (typeahead search)', () => {
     const five = await roundTrips(5);
     const hundred = await roundTrips(100);
     expect(hundred).toBe(five);
-    // Quota (1; the key is cached) and the search statement, which also reads the rows'
-    // ingredients (1); sources come from the process's cache.
+    // Quota (1; the key is cached) and the names-starting-with-q statement, which fills the
+    // page and also reads the rows' ingredients (1); sources come from the process's cache.
     expect(five).toBe(2);
   });
 

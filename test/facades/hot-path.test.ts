@@ -46,12 +46,14 @@ describe('hot path: round trips per request and the sources cache', () => {
     expect(body._meta.sources.map((s: { id: string }) => s.id)).toEqual(['who-atc']);
   });
 
-  it('answers the typeahead in 2 round trips by name or code, 3 when a code reading falls through to names, whatever the limit', async () => {
+  it('answers the typeahead in 2 round trips by code or by names starting with q, 3 when the page needs the later name tiers or a code reading falls through to names', async () => {
     const byName = (limit: number) => () => get(`/v1/drugs?q=ibuprofen&country=CH&limit=${limit}`);
+    // Over 30 names start with "ibuprofen": they fill a page of 5, so the full name statement never runs.
     expect(await trips(byName(5))).toBe(2);
-    expect(await trips(byName(100))).toBe(2);
+    // Not a page of 100: the starts-only statement, then the full one (substring and substance tiers).
+    expect(await trips(byName(100))).toBe(3);
     expect((await byName(100)()).json().count).toBeGreaterThan(30);
-    expect(await trips(() => get('/v1/drugs?q=ib&country=CH&limit=50'))).toBe(2);
+    expect(await trips(() => get('/v1/drugs?q=ib&country=CH&limit=50'))).toBe(3);
     expect(await trips(() => get(`/v1/drugs?q=${CODES.brufenGtin}`))).toBe(2);
     // "C99" reads as an ATC class that has no products: the code statement, then the name statement.
     expect(await trips(() => get('/v1/drugs?q=C99&country=ALL'))).toBe(3);
