@@ -10,7 +10,7 @@
  * server then builds the catalogue the slow way, as it would with no image at all.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractTar, readTar, tarOf } from './tar.ts';
@@ -47,6 +47,12 @@ export async function demoImageKey(root = ROOT): Promise<string> {
 /** The image file for the current sources. */
 export async function demoImagePath(): Promise<string> {
   return join(IMAGE_DIR, `demo-${await demoImageKey()}.tar`);
+}
+
+/** Removes the images of earlier sources (70 MB each): only the current one can ever be restored. */
+async function pruneOtherImages(current: string): Promise<void> {
+  const stale = (await readdir(IMAGE_DIR)).filter((name) => /^demo-[0-9a-f]{16}\.tar$/.test(name) && join(IMAGE_DIR, name) !== current);
+  await Promise.all(stale.map((name) => rm(join(IMAGE_DIR, name), { force: true })));
 }
 
 /** The current image's bytes, or null when none was prepared for these sources. */
@@ -108,6 +114,7 @@ export async function buildDemoImage(): Promise<{ path: string; line: string }> 
     const partial = `${path}.${process.pid}.partial`;
     await writeFile(partial, await withoutFutureWal(image, rows[0]!.segment));
     await rename(partial, path);
+    await pruneOtherImages(path);
     return { path, line: load.line };
   } finally {
     await db.close();

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoImage, demoImageKey, readDemoImage } from '../../cli/demo-image.ts';
+import { buildDemoImage, demoImageKey, demoImagePath, readDemoImage } from '../../cli/demo-image.ts';
 import { ensureDemoCatalogue } from '../../cli/demo-catalogue.ts';
 import { readTar } from '../../cli/tar.ts';
 import { openDatabase } from '../../platform/db.ts';
@@ -52,6 +52,15 @@ describe.skipIf(testBackend() === 'postgres')('the prepared demo image', { timeo
       await restored.close();
       await reference.close();
     }
+  });
+
+  it('removes the images of earlier sources when it builds one (only the current one can be restored)', async () => {
+    const stale = join(dirname(await demoImagePath()), 'demo-0000000000000000.tar');
+    await writeFile(stale, 'an image of sources that no longer exist');
+    const { path } = await buildDemoImage();
+    expect(path).toBe(await demoImagePath());
+    await expect(stat(stale)).rejects.toThrow(/ENOENT/);
+    expect((await stat(path)).size).toBeGreaterThan(1_000_000);
   });
 
   it('carries one WAL segment: the checkpoint\'s; the ones PostgreSQL preallocates after it are left out (16 MB each)', async () => {
