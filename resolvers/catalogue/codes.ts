@@ -267,8 +267,11 @@ export function detectCodes(q: string): CodeCandidate[] {
 /** Digits-only code of a fixed length range, with spaces and dashes removed. */
 function digits(raw: string, min: number, max: number): string | null {
   const code = raw.replace(/[\s-]/g, '');
-  return new RegExp(`^\\d{${min},${max}}$`).test(code) ? code : null;
+  return code.length >= min && code.length <= max && ALL_DIGITS.test(code) ? code : null;
 }
+
+// Not a RegExp built per call: every typeahead runs every detector.
+const ALL_DIGITS = /^\d+$/;
 
 /** Per lookup system: raw code → stored code, or null when malformed. */
 const NORMALISERS: Record<LookupSystem, (raw: string) => string | null> = {
