@@ -5,6 +5,7 @@
  * profiles `npm run bench -- --profile DIR` writes.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
@@ -17,8 +18,18 @@ interface Profile {
   timeDeltas: number[];
 }
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A frame's file relative to the project or to node_modules. */
+function shortUrl(url: string): string {
+  const path = url.startsWith('file://') ? fileURLToPath(url) : url;
+  const nm = path.lastIndexOf('/node_modules/');
+  if (nm >= 0) return path.slice(nm + '/node_modules/'.length);
+  return path.startsWith(ROOT) ? path.slice(ROOT.length) : path;
+}
+
 /** "fastify", "graphql", "node:internal", or the project folder ("resolvers/catalogue"). */
-export function groupOf(url: string): string {
+function groupOf(url: string): string {
   if (!url) return '(native / idle / gc)';
   if (url.startsWith('node:')) return 'node:' + (url.split('/')[1] ?? url.slice(5));
   const nm = url.lastIndexOf('/node_modules/');
@@ -32,7 +43,7 @@ export function groupOf(url: string): string {
   return parts.length > 1 ? `${m[1]}/${parts[0]}` : m[1]!;
 }
 
-export function selfTimes(profile: Profile): { byFunction: Map<string, number>; byGroup: Map<string, number>; total: number } {
+function selfTimes(profile: Profile): { byFunction: Map<string, number>; byGroup: Map<string, number>; total: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   let total = 0;
@@ -45,7 +56,7 @@ export function selfTimes(profile: Profile): { byFunction: Map<string, number>; 
   const byGroup = new Map<string, number>();
   for (const [id, us] of self) {
     const f = byId.get(id)!.callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules\/|work\/[^/]+\/)/, '')}:${f.lineNumber + 1}`;
+    const name = `${f.functionName || '(anonymous)'} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     const g = f.functionName === '(idle)' ? '(idle)' : f.functionName === '(garbage collector)' ? '(gc)' : groupOf(f.url);
     byGroup.set(g, (byGroup.get(g) ?? 0) + us);
@@ -57,9 +68,7 @@ function top(map: Map<string, number>, n: number, total: number): string[] {
   return [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [file, n = '40'] = process.argv.slice(2);
-  if (!file) throw new Error('usage: bench/profile-top.ts <file.cpuprofile> [N]');
-  const { byFunction, byGroup, total } = selfTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
-  process.stdout.write(`total ${(total / 1000).toFixed(0)} ms\n\nby package or folder:\n${top(byGroup, 30, total).join('\n')}\n\nby function (self):\n${top(byFunction, Number(n), total).join('\n')}\n`);
-}
+const [file, n = '40'] = process.argv.slice(2);
+if (!file) throw new Error('usage: bench/profile-top.ts <file.cpuprofile> [N]');
+const { byFunction, byGroup, total } = selfTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+process.stdout.write(`total ${(total / 1000).toFixed(0)} ms\n\nby package or folder:\n${top(byGroup, 30, total).join('\n')}\n\nby function (self):\n${top(byFunction, Number(n), total).join('\n')}\n`);

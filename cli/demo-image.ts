@@ -55,6 +55,11 @@ async function pruneOtherImages(current: string): Promise<void> {
   await Promise.all(stale.map((name) => rm(join(IMAGE_DIR, name), { force: true })));
 }
 
+/** Whether an image was prepared for the current sources (without reading its 70 MB). */
+export async function demoImageReady(): Promise<boolean> {
+  return stat(await demoImagePath()).then((s) => s.isFile(), () => false);
+}
+
 /** The current image's bytes, or null when none was prepared for these sources. */
 export async function readDemoImage(): Promise<Blob | null> {
   const bytes = await readFile(await demoImagePath()).catch(() => null);

@@ -8,7 +8,7 @@ import { loadConfig } from '../../platform/config.ts';
 import { loadDemoCatalogue, updateDemoCatalogue, updateLine } from '../demo-catalogue.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { formatReport, progressBar } from '../ingest-output.ts';
-import { buildDemoImage, readDemoImage } from '../demo-image.ts';
+import { buildDemoImage, demoImageReady } from '../demo-image.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -31,7 +31,7 @@ export async function runDemo(step: 'load' | 'update'): Promise<number> {
 
 /** `demo image`: builds the first-start image unless the current one exists already. */
 export async function prepareDemoImage(): Promise<number> {
-  if (await readDemoImage()) {
+  if (await demoImageReady()) {
     out('Demo database image is up to date.');
     return 0;
   }
