@@ -64,8 +64,14 @@ type Row = ProductRecord & { rank: number; ingredients: IngredientRow[] };
 /** The order of every list: lower-cased name in byte order (indexed by 0840_hot_path.sql), then id. */
 const NAME_KEY = '(lower(p.product_name) COLLATE "C")';
 
-/** Above this many ingredient rows a substance is "common": walk products in name order instead of joining them all. */
-const DENSE_SUBSTANCE_ROWS = 2000;
+/**
+ * A substance is "common" when its ingredient rows are at least 1 in this many of the
+ * catalogue's products (PostgreSQL's own row estimate): then walking products in name
+ * order meets its first `limit` products early. A rarer one (ibuprofen is 0.7 % of a
+ * million products, and its names cluster under "i" and "n") would be walked for tens of
+ * thousands of rows; fetching its few thousand products by key costs less.
+ */
+const DENSE_SHARE = 20;
 
 /** Each result row's ingredients in the ingredients loader's shape (resolvers/catalogue/loaders.ts). */
 const INGREDIENTS = `(SELECT coalesce(json_agg(json_build_object('unii', i.unii, 'name', s.name, 'moietyUnii', s.moiety_unii,
@@ -105,28 +111,38 @@ function filterSql(params: Params, country: string | null, atc: string | null): 
 }
 
 /**
- * CTEs `subst_n`, `dense` and `sparse`: the products containing any substance of CTE
- * `subst` (column `uniis`), cut to `limit`, by one of two plans chosen in the statement on
- * how many ingredient rows those substances have:
- * - sparse: collect the few products first, then fetch each by primary key and sort (the
+ * CTEs `subst_n` and `sparse`, and `dense` unless `walk` is false: the products containing
+ * any substance of CTE `subst` (column `uniis`), cut to `limit`, by one of two plans
+ * chosen in the statement on how common those substances are (`DENSE_SHARE`):
+ * - sparse: collect the products first, then fetch each by primary key and sort (the
  *   LATERAL ... OFFSET 0 fence keeps the planner, which cannot estimate the array, from
  *   walking or hashing every product of the country instead);
  * - dense: walk the name index in order and stop at the limit.
+ * An ATC filter leaves only sparse (`walk` false): a walk in name order would read the
+ * whole catalogue when no product of the substance is in that class, and sparse costs the
+ * substance's own products whatever the filter.
  */
-function substanceTiers(p: { rank: string; filters: string; limit: string }): string {
-  return `subst_n AS MATERIALIZED (
-       SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis)) AS n FROM subst),
-     dense AS MATERIALIZED (
+function substanceTiers(p: { rank: string; filters: string; limit: string; walk: boolean }): { ctes: string; tiers: string[] } {
+  const ofSubstance = `pi.unii = ANY((SELECT uniis FROM subst_n)::text[])`;
+  // reltuples is -1 before the first ANALYZE: no estimate, walk (a new catalogue is small).
+  const dense = p.walk ? `n > 0 AND n * ${DENSE_SHARE} > (SELECT reltuples FROM pg_class WHERE oid = 'products'::regclass)` : 'false';
+  const ctes = [`subst_n AS MATERIALIZED (
+       SELECT uniis, n, ${dense} AS dense FROM (
+         SELECT uniis, (SELECT count(*) FROM product_ingredients pi WHERE pi.unii = ANY(subst.uniis)) AS n FROM subst) s)`];
+  if (p.walk) {
+    ctes.push(`dense AS MATERIALIZED (
        SELECT p.id, ${p.rank} AS rank, ${NAME_KEY} AS k FROM products p
-        WHERE (SELECT n FROM subst_n) > ${DENSE_SUBSTANCE_ROWS} AND ${p.filters}
-          AND EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND pi.unii = ANY((SELECT uniis FROM subst_n)::text[]))
-        ORDER BY ${NAME_KEY}, p.id LIMIT ${p.limit}),
-     sparse AS MATERIALIZED (
+        WHERE (SELECT dense FROM subst_n) AND ${p.filters}
+          AND EXISTS (SELECT 1 FROM product_ingredients pi WHERE pi.product_id = p.id AND ${ofSubstance})
+        ORDER BY ${NAME_KEY}, p.id LIMIT ${p.limit})`);
+  }
+  ctes.push(`sparse AS MATERIALIZED (
        SELECT p.id, ${p.rank} AS rank, p.k FROM (
          SELECT DISTINCT pi.product_id FROM product_ingredients pi
-          WHERE (SELECT n FROM subst_n) BETWEEN 1 AND ${DENSE_SUBSTANCE_ROWS} AND pi.unii = ANY((SELECT uniis FROM subst_n)::text[])) m
+          WHERE (SELECT n > 0 AND NOT dense FROM subst_n) AND ${ofSubstance}) m
        CROSS JOIN LATERAL (SELECT p.id, ${NAME_KEY} AS k FROM products p WHERE p.id = m.product_id AND ${p.filters} OFFSET 0) p
-        ORDER BY p.k, p.id LIMIT ${p.limit})`;
+        ORDER BY p.k, p.id LIMIT ${p.limit})`);
+  return { ctes: ctes.join(',\n     '), tiers: p.walk ? ['dense', 'sparse'] : ['sparse'] };
 }
 
 /**
@@ -215,14 +231,15 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
     tiers.push('by_atc');
   }
   if (substRank >= 0) {
-    const substance = candidates[substRank]!;
-    const system = params.add(substance.system);
-    const code = params.add(substance.code);
+    const reading = candidates[substRank]!;
+    const system = params.add(reading.system);
+    const code = params.add(reading.code);
+    const substance = substanceTiers({ rank: `${params.add(substRank)}::int`, filters, limit: lim, walk: atc === null });
     ctes.push(`subst AS MATERIALIZED (
        SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
         WHERE (${system}::text = 'unii' AND s.unii = ${code}::text) OR (${system}::text = 'rxcui' AND s.rxcui = ${code}::text))`,
-    substanceTiers({ rank: `${params.add(substRank)}::int`, filters, limit: lim }));
-    tiers.push('dense', 'sparse');
+    substance.ctes);
+    tiers.push(...substance.tiers);
   }
   const { rows } = await db.query<Row>(
     `WITH ${ctes.join(',\n     ')},
@@ -267,6 +284,7 @@ function nameStatement(q: string, country: string | null, atc: string | null, li
   if (later) {
     const prefix = params.add(`${text}%`);
     const pattern = params.add(q.length >= 3 ? `%${text}%` : `${text}%`);
+    const substance = substanceTiers({ rank: '2', filters: `${filters} AND lower(p.product_name) NOT LIKE ${pattern}`, limit: lim, walk: atc === null });
     ctes.push(`contains AS MATERIALIZED (
        SELECT p.id, 1 AS rank, ${NAME_KEY} AS k FROM products p
         WHERE (SELECT count(*) FROM starts) < ${lim} AND ${pattern}::text <> ${prefix}::text
@@ -275,8 +293,8 @@ function nameStatement(q: string, country: string | null, atc: string | null, li
     `subst AS MATERIALIZED (
        SELECT coalesce(array_agg(DISTINCT m.unii), '{}') AS uniis FROM substances s JOIN substances m ON m.moiety_unii = s.moiety_unii
         WHERE (SELECT count(*) FROM starts) + (SELECT count(*) FROM contains) < ${lim} AND lower(s.name) LIKE ${pattern})`,
-    substanceTiers({ rank: '2', filters: `${filters} AND lower(p.product_name) NOT LIKE ${pattern}`, limit: lim }));
-    tiers.push('contains', 'dense', 'sparse');
+    substance.ctes);
+    tiers.push('contains', ...substance.tiers);
   }
   return {
     text: `WITH ${ctes.join(',\n     ')},

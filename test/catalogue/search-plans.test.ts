@@ -121,6 +121,35 @@ describe.skipIf(testBackend() !== 'postgres')('typeahead plans on PostgreSQL', (
     expect(dense.some((n) => n['Node Type'] === 'Sort')).toBe(false);
   });
 
+  it('fetches a substance in few products (under 1 in 20 of the catalogue) by key instead of walking the name index', async () => {
+    // Paracetamol is in a handful of the 40,000 products: a walk in name order would read
+    // thousands of names before meeting them, its own products cost a few key lookups.
+    const [plan] = await plansOf(db, { q: '362O9ITL9D', country: 'ALL', atc: null, limit: 20 });
+    const walked = [...walk(cte(plan!, 'dense'))].filter((n) => n['Relation Name'] === 'products');
+    expect(walked.every((n) => n['Actual Loops'] === 0)).toBe(true);
+    const fetched = [...walk(cte(plan!, 'sparse'))].find((n) => n['Relation Name'] === 'products');
+    expect(fetched).toMatchObject({ 'Index Name': 'products_pkey' });
+    expect(fetched!['Actual Loops']).toBeGreaterThan(0);
+  });
+
+  it('with an ATC filter, reads only the substance\'s own products, never the name index: same answer as a plain query', async () => {
+    // Ibuprofen is in a fifth of the catalogue, so unfiltered it is walked in name order; in
+    // a class where none of it were, that walk would read every product.
+    const args = { q: 'ibuprofen lysin', country: 'ALL', atc: 'C09', limit: 20 };
+    const plans = await plansOf(db, args);
+    const plan = plans.at(-1)!;
+    expect([...walk(plan)].some((n) => n['Subplan Name'] === 'CTE dense')).toBe(false);
+    expect([...walk(cte(plan, 'sparse'))].find((n) => n['Relation Name'] === 'products')).toMatchObject({ 'Index Name': 'products_pkey' });
+    const { results } = await searchDrugs(db, args);
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT p.id FROM products p WHERE p.searchable AND p.atc_code LIKE 'C09%'
+          AND EXISTS (SELECT 1 FROM product_ingredients i JOIN substances s ON s.unii = i.unii
+                       WHERE i.product_id = p.id AND s.moiety_unii = (SELECT moiety_unii FROM substances WHERE unii = 'WK2XYI10QM'))
+        ORDER BY lower(p.product_name) COLLATE "C", p.id LIMIT 20`);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(results.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+  });
+
   it('finds a code through the identifiers index, whatever the catalogue size', async () => {
     const [plan] = await plansOf(db, { q: CODES.brufenGtin, country: null, atc: null, limit: 20 });
     const byId = [...walk(cte(plan!, 'by_id'))];
