@@ -9,6 +9,7 @@ import type { Queryable } from '../../platform/db.ts';
 import type { RequestContext } from '../context.ts';
 import { readerOf } from './reader.ts';
 import type { CatalogueReader } from './reader.ts';
+import type { IngredientRow } from './loaders.ts';
 
 /** The product-image members read here (snapshot ProductEntry field names). */
 const FACT_KEYS = [
@@ -70,24 +71,33 @@ export const factFields = {
   attributes: field((f) => (f.attributes && typeof f.attributes === 'object' ? f.attributes : null)),
 };
 
-/** The drug's ingredient rows with the register's strength text and moiety strength (by register order). */
-export async function ingredientsWithEntries(drug: FactDrug, ctx: RequestContext) {
-  const [rows, facts] = await Promise.all([readerOf(drug, ctx.loaders.catalogue).ingredients.load(drug.id), drugFacts(drug, ctx)]);
-  return rows.map((row, position) => {
-    const entry = ingredientEntry(facts, position);
-    const moiety = entry?.moiety && typeof entry.moiety === 'object' ? entry.moiety as Record<string, unknown> : null;
-    return {
-      ...row,
-      strengthText: textOf(entry?.strength_text),
-      moietyStrength: moiety && typeof moiety.unii === 'string'
-        ? { unii: moiety.unii, strengthValue: moiety.strength_value ?? null, strengthUnit: moiety.strength_unit ?? null, strengthText: moiety.strength_text ?? null }
-        : null,
-    };
-  });
+/** An ingredient row with the drug it belongs to and its register order, for the fields read from the drug's facts. */
+export type DrugIngredient = IngredientRow & { drug: FactDrug; position: number };
+
+/**
+ * The drug's ingredient rows. Their strength text and moiety strength come from the
+ * drug's facts, read only when a query selects them (`ingredientFields`): a page of 50
+ * drugs' ingredients without them costs no facts query.
+ */
+export async function ingredientsOf(drug: FactDrug, ctx: RequestContext): Promise<DrugIngredient[]> {
+  const rows = await readerOf(drug, ctx.loaders.catalogue).ingredients.load(drug.id);
+  return rows.map((row, position) => ({ ...row, drug, position }));
 }
 
-/** The stored ingredient entry at `position` (register order), for its strength text and moiety strength. */
-function ingredientEntry(facts: ProductFacts, position: number): Record<string, unknown> | null {
-  const entry = list(facts.ingredients)[position];
+/** The stored ingredient entry at the ingredient's position (register order). */
+async function entryOf(ingredient: DrugIngredient, ctx: RequestContext): Promise<Record<string, unknown> | null> {
+  const entry = list((await drugFacts(ingredient.drug, ctx)).ingredients)[ingredient.position];
   return entry && typeof entry === 'object' ? entry as Record<string, unknown> : null;
 }
+
+/** GraphQL fields of an Ingredient answered from its drug's facts. */
+export const ingredientFields = {
+  strengthText: async (ingredient: DrugIngredient, _: unknown, ctx: RequestContext) => textOf((await entryOf(ingredient, ctx))?.strength_text),
+  moietyStrength: async (ingredient: DrugIngredient, _: unknown, ctx: RequestContext) => {
+    const entry = await entryOf(ingredient, ctx);
+    const moiety = entry?.moiety && typeof entry.moiety === 'object' ? entry.moiety as Record<string, unknown> : null;
+    return moiety && typeof moiety.unii === 'string'
+      ? { unii: moiety.unii, strengthValue: moiety.strength_value ?? null, strengthUnit: moiety.strength_unit ?? null, strengthText: moiety.strength_text ?? null }
+      : null;
+  },
+};

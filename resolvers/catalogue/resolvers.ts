@@ -13,7 +13,7 @@ import type { DrugRow } from './drug-rows.ts';
 import { searchDrugs } from './search.ts';
 import type { SearchResult } from './search.ts';
 import { drugByCode } from './lookup.ts';
-import { factFields, ingredientsWithEntries } from './facts.ts';
+import { factFields, ingredientFields, ingredientsOf } from './facts.ts';
 import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
 import { fhirMedication } from './fhir.ts';
@@ -65,7 +65,7 @@ const drugFields = {
     return names.length ? [...new Set(names)].join(' + ') : null;
   },
   matchedBy: (drug: DrugRow) => drug.matchedBy ?? null,
-  ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ingredientsWithEntries(drug, ctx),
+  ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ingredientsOf(drug, ctx),
   ...factFields,
   identifiers: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).identifiers.load(drug.id),
   packs: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).packs.load(drug.id),
@@ -151,6 +151,7 @@ export const catalogueResolvers = {
   Substance: substanceResolvers.Substance,
   SubstanceXref: substanceResolvers.SubstanceXref,
   Drug: drugFields,
+  Ingredient: ingredientFields,
   DrugSearch: {
     count: (result: SearchResult) => result.results.length,
     meta: (result: SearchResult, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, result.results.flatMap((d) => d.sources)),

@@ -72,6 +72,23 @@ describe('register facts on the drug record', () => {
     ]);
   });
 
+  it('reads the register facts for an ingredient only when a query selects its strength text or moiety strength', async () => {
+    const query = (fields: string) => `{ drugs(q: "GLUCOPHAGE", country: "FR", limit: 5) { results { ingredients { ${fields} } } } }`;
+    const post = async (fields: string) => {
+      await t.app.inject({ method: 'POST', url: '/v1/graphql', headers: bearer(key), payload: { query: query(fields) } });
+      const before = t.db.roundTrips;
+      const res = await t.app.inject({ method: 'POST', url: '/v1/graphql', headers: bearer(key), payload: { query: query(fields) } });
+      expect(res.statusCode).toBe(200);
+      return { trips: t.db.roundTrips - before, ingredients: res.json().data.drugs.results[0].ingredients };
+    };
+    const plain = await post('unii strengthValue');
+    expect(plain.ingredients).toEqual([{ unii: 'bdpm:04442', strengthValue: 1000 }]);
+    const written = await post('unii strengthValue strengthText moietyStrength { unii strengthText }');
+    expect(written.ingredients).toEqual([{ unii: 'bdpm:04442', strengthValue: 1000, strengthText: '1000 mg', moietyStrength: { unii: 'bdpm:52395', strengthText: '780 mg' } }]);
+    // One facts query more, whatever the number of fields and ingredients that read it.
+    expect(written.trips).toBe(plain.trips + 1);
+  });
+
   it('refuses a fact of the wrong shape with its JSON path, skipping the entry', () => {
     const bad = structuredClone(SNAPSHOT);
     (bad.products[0]!.generic_groups[0] as { role: string }).role = 'leader';
