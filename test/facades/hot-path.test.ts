@@ -67,6 +67,8 @@ describe('hot path: round trips per request and the sources cache', () => {
     const two = await trips(post(2));
     const many = await trips(post(25));
     expect(many).toBe(two);
+    // Quota, search (with the ingredients), then ATC nodes, packs and the EMA link together, then pack identifiers and prices.
+    expect(two).toBe(7);
     const body = (await post(25)()).json();
     expect(body.errors).toBeUndefined();
     expect(body.data.drugs.count).toBe(25);
