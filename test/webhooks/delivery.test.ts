@@ -152,6 +152,28 @@ describe('webhook delivery worker', () => {
     if (testBackend() === 'postgres') expect(Math.min(ra.delivered, rb.delivered)).toBeGreaterThan(0);
   });
 
+  it('takes each subscription at most once per cycle, even when its lease is released mid-cycle', async () => {
+    receiver = await startReceiver();
+    await subscribe('/once');
+    // Every claim after the first is sent at once but runs late (a busy server), after the
+    // first lane found nothing to send and released its lease: a claim sent beside the first
+    // one would take the subscription a second time.
+    let claims = 0;
+    const slowClaims = new Proxy(t.db, {
+      get(db, prop) {
+        if (prop !== 'query') return Reflect.get(db, prop);
+        return async (text: string, params: unknown[] = []) => {
+          const sent = structuredClone(params);
+          if (text.includes('FOR UPDATE SKIP LOCKED') && claims++ > 0) await new Promise((r) => setTimeout(r, 100));
+          return db.query(text, sent);
+        };
+      },
+    });
+    const worker = testDispatcher(slowClaims, t.config);
+    expect(await worker.runOnce()).toEqual({ delivered: 0, failed: 0, idle: 1 });
+    await worker.close();
+  });
+
   it('leases a subscription to one claimant until it finishes or the lease lapses', async () => {
     receiver = await startReceiver();
     const sub = await subscribe('/lease');

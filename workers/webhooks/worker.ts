@@ -107,11 +107,23 @@ export function createWebhookDispatcher(deps: { db: Database; config: Config; lo
     async runOnce() {
       const summary: RunSummary = { delivered: 0, failed: 0, idle: 0 };
       const handled: string[] = [];
+      // Claims go one at a time, each sent after the previous one's id joined `handled`:
+      // a claim sent beside another could run after that one's lease was already released
+      // and take the same subscription twice in one cycle. Deliveries still overlap.
+      let claiming: Promise<unknown> = Promise.resolve();
+      const claim = (): Promise<ClaimedSubscription | null> => {
+        const next = claiming.then(async () => {
+          const sub = await claimNext(deps.db, { leaseMs: options.leaseMs, minGapMs: options.minGapMs, leaseToken: randomUUID(), skip: handled });
+          if (sub) handled.push(sub.id);
+          return sub;
+        });
+        claiming = next.catch(() => undefined);
+        return next;
+      };
       const lane = async () => {
         for (;;) {
-          const sub = await claimNext(deps.db, { leaseMs: options.leaseMs, minGapMs: options.minGapMs, leaseToken: randomUUID(), skip: handled });
+          const sub = await claim();
           if (!sub) return;
-          handled.push(sub.id);
           try {
             summary[await deliverOne(ctx, sub)]++;
           } catch (err) {
