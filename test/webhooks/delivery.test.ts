@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { testBackend } from '../helpers/db.ts';
+import type { QueryOptions } from '../../platform/db.ts';
 import { insertChanges, seedSource } from '../changes/fixtures.ts';
 import type { InsertedChange } from '../changes/fixtures.ts';
 import { claimNext, finishAttempt } from '../../workers/webhooks/claims.ts';
@@ -162,10 +163,10 @@ describe('webhook delivery worker', () => {
     const slowClaims = new Proxy(t.db, {
       get(db, prop) {
         if (prop !== 'query') return Reflect.get(db, prop);
-        return async (text: string, params: unknown[] = []) => {
+        return async (text: string, params: unknown[] = [], options?: QueryOptions) => {
           const sent = structuredClone(params);
           if (text.includes('FOR UPDATE SKIP LOCKED') && claims++ > 0) await new Promise((r) => setTimeout(r, 100));
-          return db.query(text, sent);
+          return db.query(text, sent, options);
         };
       },
     });
