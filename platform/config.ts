@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { parsePrivateKey, parsePublicKeys, ReceiptKeyError } from './crypto/receipts.ts';
 import { HTTP_SOURCES, LOCAL_SOURCES, SOURCE_DEFAULTS, envName } from './upstream/sources.ts';
 import type { SourceId } from './upstream/sources.ts';
-import { SYNC_SOURCES, syncEnvName } from '../workers/sync/sources.ts';
+import { SYNC_SOURCES, syncEnvName } from './sync-sources.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 

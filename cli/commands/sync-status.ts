@@ -6,7 +6,7 @@
 import type { SyncConfig } from '../../platform/config.ts';
 import type { Queryable } from '../../platform/db.ts';
 import { schemaStateOf } from '../../resolvers/sources/status.ts';
-import { SYNC_SOURCES } from '../../workers/sync/sources.ts';
+import { SYNC_SOURCES } from '../../platform/sync-sources.ts';
 import { readSyncStatus } from '../../workers/sync/state.ts';
 import type { SyncStatusRow } from '../../workers/sync/state.ts';
 import { inactiveReason } from '../../workers/sync/worker.ts';

@@ -11,7 +11,7 @@ import { loadConfig } from '../../platform/config.ts';
 import type { Config } from '../../platform/config.ts';
 import { loggerOptions } from '../../platform/logger.ts';
 import { SUCCESS_OUTCOMES } from '../../workers/sync/state.ts';
-import { SYNC_SOURCES, findSyncSource } from '../../workers/sync/sources.ts';
+import { SYNC_SOURCES, findSyncSource } from '../../platform/sync-sources.ts';
 import { createSyncRunner } from '../../workers/sync/worker.ts';
 import type { SkippedSource } from '../../workers/sync/worker.ts';
 import type { SyncProgress, SyncResult } from '../../workers/sync/run.ts';

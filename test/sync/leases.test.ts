@@ -4,7 +4,7 @@ import { openTestDatabase } from '../helpers/db.ts';
 import type { Database } from '../../platform/db.ts';
 import type { Config } from '../../platform/config.ts';
 import { claimSource, finishAttempt, registerSources } from '../../workers/sync/state.ts';
-import { findSyncSource } from '../../workers/sync/sources.ts';
+import { findSyncSource } from '../../platform/sync-sources.ts';
 import { startSyncWorker } from '../../workers/sync/worker.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture, runner, syncConfig } from './helpers.ts';

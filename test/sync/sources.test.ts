@@ -6,7 +6,7 @@ import type { Database } from '../../platform/db.ts';
 import { ConfigError, loadConfig } from '../../platform/config.ts';
 import { listSources } from '../../resolvers/sources/status.ts';
 import { WORKERS } from '../../workers/index.ts';
-import { SYNC_SOURCES } from '../../workers/sync/sources.ts';
+import { SYNC_SOURCES } from '../../platform/sync-sources.ts';
 import { inactiveReason, registerSyncWorker, startSyncWorker } from '../../workers/sync/worker.ts';
 import { statusLines } from '../../cli/commands/sync-status.ts';
 import { buildPackungen } from '../fixtures/registers/ch-swissmedic/packungen.ts';

@@ -6,7 +6,7 @@
  * under the owner that claimed it, and every attempt is appended to `sync_attempts`.
  */
 import type { Database, Queryable } from '../../platform/db.ts';
-import type { SyncSourceDefinition } from './sources.ts';
+import type { SyncSourceDefinition } from '../../platform/sync-sources.ts';
 import type { Validators } from './fetch.ts';
 
 /** Every outcome a sync attempt can record. */

@@ -14,8 +14,8 @@ import type { RunningWorker, WorkerDeps } from '../index.ts';
 import { syncAgent } from './fetch.ts';
 import { syncOnce } from './run.ts';
 import type { SyncProgress, SyncResult } from './run.ts';
-import { SYNC_SOURCES, findSyncSource } from './sources.ts';
-import type { SyncSourceDefinition } from './sources.ts';
+import { SYNC_SOURCES, findSyncSource } from '../../platform/sync-sources.ts';
+import type { SyncSourceDefinition } from '../../platform/sync-sources.ts';
 import { claimSource, finishAttempt, registerSources, renewLease } from './state.ts';
 import type { ClaimedSource } from './state.ts';
 
