@@ -5,7 +5,7 @@
  * A refused request (429) is not counted: it consumed nothing. An admitted one is also
  * counted per caller and UTC day (`request_usage`, read by GET /v1/usage) in the same statement.
  */
-import type { Queryable } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import { TIER_LIMITS } from './tiers.ts';
 import type { Tier } from './tiers.ts';
 
@@ -30,21 +30,30 @@ function remaining(limit: number | null, used: number): number | null {
   return limit === null ? null : Math.max(0, limit - used);
 }
 
+/**
+ * `synchronous_commit` of the quota statement per backend. A PostgreSQL server outlives the
+ * API process, so its commit need not wait for the WAL flush (its own crash can only lose
+ * counts, docs/architecture.md). Embedded PGlite lives inside the API process and has no WAL
+ * writer: an unflushed commit dies with the process (kill -9), and the account would regain
+ * its quota, so there the count is flushed before the answer leaves.
+ */
+const QUOTA_COMMIT: Record<Database['kind'], 'on' | 'off'> = { postgres: 'off', pglite: 'on' };
+
 /** Counts one request against the account's quota, or refuses it when a window is full. */
-export async function consumeQuota(db: Queryable, accountId: string, tier: Tier, now: Date, keyId: string | null): Promise<QuotaDecision> {
+export async function consumeQuota(db: Database, accountId: string, tier: Tier, now: Date, keyId: string | null): Promise<QuotaDecision> {
   const { monthly, daily } = TIER_LIMITS[tier];
   const w = windowStarts(now);
   // The WHERE of ON CONFLICT re-checks the locked row, so the count never passes a limit.
-  // set_config(..., true) turns synchronous_commit off for this statement's own implicit
-  // transaction only: the commit (and so the row lock) no longer waits for a WAL flush.
-  // A server crash can lose the last fraction of a second of counts, never add one
-  // (docs/architecture.md, "Hot path").
+  // set_config(..., true) sets synchronous_commit for this statement's own implicit
+  // transaction only (QUOTA_COMMIT): on PostgreSQL the commit (and so the row lock) no longer
+  // waits for a WAL flush; a server crash can lose the last fraction of a second of counts,
+  // never add one (docs/architecture.md, "Hot path").
   // The second CTE counts the request per caller (key, or the console when keyId is null)
   // only when the first admitted it: same statement, same round trip, same transaction.
   const counted = await db.query<{ month_used: number; day_used: number }>(
     `WITH counted AS (
      INSERT INTO quota_usage AS q (account_id, month_start, month_used, day_start, day_used)
-     SELECT $1::uuid, $2::date, 1, $3::date, 1 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+     SELECT $1::uuid, $2::date, 1, $3::date, 1 FROM (SELECT set_config('synchronous_commit', $8, true)) AS commit_mode
      ON CONFLICT (account_id, month_start) DO UPDATE SET
        month_used = q.month_used + 1,
        day_used = CASE WHEN q.day_start = EXCLUDED.day_start THEN q.day_used + 1 ELSE 1 END,
@@ -59,7 +68,7 @@ export async function consumeQuota(db: Queryable, accountId: string, tier: Tier,
        DO UPDATE SET requests = r.requests + 1, last_at = GREATEST(r.last_at, EXCLUDED.last_at)
      )
      SELECT month_used, day_used FROM counted`,
-    [accountId, w.month, w.day, monthly, daily, keyId, now],
+    [accountId, w.month, w.day, monthly, daily, keyId, now, QUOTA_COMMIT[db.kind]],
     { prepare: true },
   );
   const row = counted.rows[0];
