@@ -95,12 +95,14 @@ export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: st
   const ingest = program.command('ingest').description('load a register export through the ingest engine')
     .argument('<adapter>', 'source adapter id').argument('<file...>', 'register files')
     .option('--strict', 'reject the whole ingest on any malformed row', false)
-    .action(async (adapter: string, files: string[], o: { strict: boolean }) => done(await (await import('./commands/ingest.ts')).ingest(adapter, files, o)));
+    .option('--allow-shrink', 'accept, this once, a file that deletes more of the source (or skips more rows) than the shrink guard allows', false)
+    .action(async (adapter: string, files: string[], o: { strict: boolean; allowShrink: boolean }) => done(await (await import('./commands/ingest.ts')).ingest(adapter, files, o)));
   if (adapterHelp) ingest.addHelpText('after', `\nAdapters:\n${adapterHelp}`);
 
   const sync = program.command('sync').description("download and ingest registers now (every active source when none is named), or show each source's sync state")
     .argument('[source...]', 'sync source ids')
-    .action(async (sources: string[]) => done(await (await import('./commands/sync.ts')).runSyncCommand(sources)));
+    .option('--allow-shrink', 'accept, this once, files that delete more of a source (or skip more rows) than the shrink guard allows', false)
+    .action(async (sources: string[], o: { allowShrink: boolean }) => done(await (await import('./commands/sync.ts')).runSyncCommand(sources, o)));
   sync.command('status').description('schedule, last attempt, outcome and freshness of each source')
     .action(async () => done(await (await import('./commands/sync.ts')).showStatusCommand()));
 

@@ -98,6 +98,16 @@ export interface SyncSourceConfig {
   url: string | null;
   enabled: boolean;
   intervalHours: number;
+  /** Largest share (percent) of the source's products or packs one sync may delete (the shrink guard). */
+  maxDeletePercent: number;
+}
+
+/** The shrink guard of `drugref ingest` and the sync worker (workers/ingest/shrink-guard.ts). */
+export interface ShrinkGuardConfig {
+  /** Largest share (percent) of a source's stored products or packs one ingest may delete. */
+  maxDeletePercent: number;
+  /** Largest share (percent) of a file's rows that may be skipped as malformed. */
+  maxSkippedPercent: number;
 }
 
 export interface SyncConfig {
@@ -118,6 +128,8 @@ export interface SyncConfig {
   strict: boolean;
   /** Let downloads reach loopback and private networks (tests, local mirrors). */
   allowPrivateTargets: boolean;
+  /** The shrink guard's defaults; each source may lower or raise its delete share. */
+  shrink: ShrinkGuardConfig;
 }
 
 /** One enrichment source: where it lives, how long its answers stay fresh, on or off. */
@@ -207,17 +219,30 @@ function upstreamConfig(env: Env): UpstreamConfig {
   };
 }
 
+/** An integer percentage 0..100. */
+function percent(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback, 0);
+  if (value > 100) throw new ConfigError(`${name} must be a percentage from 0 to 100, got "${env[name]}"`);
+  return value;
+}
+
 function syncConfig(env: Env): SyncConfig {
   const sources: Record<string, SyncSourceConfig> = {};
+  // Defaults of workers/ingest/shrink-guard.ts: a fifth of a register gone, a tenth of a file malformed.
+  const shrink = { maxDeletePercent: percent(env, 'INGEST_MAX_SHRINK_PERCENT', 20), maxSkippedPercent: percent(env, 'INGEST_MAX_SKIPPED_PERCENT', 10) };
   for (const def of SYNC_SOURCES) {
     const name = syncEnvName(def.id);
     const configured = url(env, `SYNC_${name}_URL`, def.url);
     if (configured && def.downloads.length > 1 && !configured.includes('{file}')) {
       throw new ConfigError(`SYNC_${name}_URL must contain {file}: the source downloads ${def.downloads.length} files`);
     }
-    sources[def.id] = { url: configured, enabled: bool(env, `SYNC_${name}_ENABLED`, true), intervalHours: int(env, `SYNC_${name}_INTERVAL_HOURS`, def.intervalHours, 1) };
+    sources[def.id] = {
+      url: configured, enabled: bool(env, `SYNC_${name}_ENABLED`, true), intervalHours: int(env, `SYNC_${name}_INTERVAL_HOURS`, def.intervalHours, 1),
+      maxDeletePercent: percent(env, `SYNC_${name}_MAX_SHRINK_PERCENT`, shrink.maxDeletePercent),
+    };
   }
   return {
+    shrink,
     enabled: bool(env, 'SYNC_ENABLED', false),
     sources,
     tickMs: int(env, 'SYNC_TICK_MS', 60_000, 100),

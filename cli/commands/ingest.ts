@@ -35,17 +35,20 @@ async function readInputs(paths: string[]): Promise<InputFile[]> {
 }
 
 /** `ingest <adapter> <file...> [--strict]`; an unknown adapter is named, with the list (exit 2). */
-export async function ingest(adapterId: string, paths: string[], values: { strict: boolean }): Promise<number> {
+export async function ingest(adapterId: string, paths: string[], values: { strict: boolean; allowShrink?: boolean }): Promise<number> {
   const adapter = findAdapter(adapterId);
   if (!adapter) {
     err(`drugref ingest: unknown adapter "${adapterId}"; adapters:\n${adapterList()}`);
     return 2;
   }
   const inputs = await readInputs(paths);
-  const db = await openConfiguredDatabase(loadConfig());
+  const config = loadConfig();
+  const db = await openConfiguredDatabase(config);
   const bar = progressBar();
   try {
-    const result = await parseAndIngest(db, adapter.id, inputs, { strict: values.strict, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}) });
+    const result = await parseAndIngest(db, adapter.id, inputs, {
+      strict: values.strict, shrink: values.allowShrink ? null : config.sync.shrink, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
+    });
     bar.stop();
     report(adapter.id, result);
     return result.outcome === 'ok' ? 0 : 1;

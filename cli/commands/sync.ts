@@ -66,7 +66,7 @@ function progress(stream: NodeJS.WriteStream = process.stdout): { onProgress?: (
   };
 }
 
-async function runSync(config: Config, ids: string[]): Promise<number> {
+async function runSync(config: Config, ids: string[], allowShrink: boolean): Promise<number> {
   const unknown = ids.filter((id) => !findSyncSource(id));
   if (unknown.length) {
     err(`drugref sync: unknown source(s) ${unknown.join(', ')}; known: ${SYNC_SOURCES.map((s) => s.id).join(', ')}`);
@@ -74,7 +74,9 @@ async function runSync(config: Config, ids: string[]): Promise<number> {
   }
   const db = await openConfiguredDatabase(config);
   const bar = progress();
-  const runner = createSyncRunner({ db, config, log: pino(loggerOptions(config.logLevel === 'info' ? 'warn' : config.logLevel)) }, bar.onProgress ? { onProgress: bar.onProgress } : {});
+  const runner = createSyncRunner({ db, config, log: pino(loggerOptions(config.logLevel === 'info' ? 'warn' : config.logLevel)) }, {
+    allowShrink, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
+  });
   try {
     const results = await runner.runNow(ids.length ? ids : undefined);
     bar.stop();
@@ -99,9 +101,9 @@ async function showStatus(config: Config): Promise<number> {
   }
 }
 
-/** `sync [source...]`: exit 2 naming any unknown source. */
-export function runSyncCommand(ids: string[]): Promise<number> {
-  return runSync(loadConfig(), ids);
+/** `sync [source...] [--allow-shrink]`: exit 2 naming any unknown source. */
+export function runSyncCommand(ids: string[], options: { allowShrink?: boolean } = {}): Promise<number> {
+  return runSync(loadConfig(), ids, options.allowShrink === true);
 }
 
 /** `sync status`. */

@@ -19,14 +19,14 @@ export function fixture(path: string): Buffer {
 /** Short limits so misbehaviour is detected in tests within a second or two. */
 export const TEST_SYNC: Omit<SyncConfig, 'sources'> = {
   enabled: true, tickMs: 100, timeoutMs: 1_500, maxBytes: 200_000, maxUnpackedBytes: 1_000_000,
-  retryBaseMs: 60_000, strict: false, allowPrivateTargets: true,
+  retryBaseMs: 60_000, strict: false, allowPrivateTargets: true, shrink: { maxDeletePercent: 20, maxSkippedPercent: 10 },
 };
 
 /** A config whose only active sources are `urls` (source id → path on the publisher, `{file}` allowed). */
 export function syncConfig(publisher: FakePublisher, urls: Record<string, string>, overrides: Partial<SyncConfig> = {}): Config {
   const base = testConfig();
   const sources = Object.fromEntries(Object.entries(base.sync.sources).map(([id, s]) => [id, { ...s, enabled: false }]));
-  for (const [id, path] of Object.entries(urls)) sources[id] = { url: publisher.url + path, enabled: true, intervalHours: 24 };
+  for (const [id, path] of Object.entries(urls)) sources[id] = { url: publisher.url + path, enabled: true, intervalHours: 24, maxDeletePercent: overrides.shrink?.maxDeletePercent ?? 20 };
   return { ...base, sync: { ...TEST_SYNC, ...overrides, sources } };
 }
 

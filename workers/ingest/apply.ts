@@ -13,6 +13,8 @@ import type { InputFile } from './adapters/index.ts';
 import { IngestError, ingestSnapshot } from './engine.ts';
 import type { IngestProgress, IngestReport } from './engine.ts';
 import { StreamReadError } from './input.ts';
+import { ShrinkRefusedError, skippedRefusal } from './shrink-guard.ts';
+import type { GuardKind, ShrinkLimits } from './shrink-guard.ts';
 import type { SnapshotInput, StreamedAdapterResult } from './input.ts';
 import type { FileReport, RowProblem } from './snapshot.ts';
 
@@ -28,7 +30,7 @@ const MAX_REASON_CHARS = 500;
 
 export type ApplyResult =
   | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: FileReport[] }
-  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[]; files: FileReport[] };
+  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[]; files: FileReport[]; guard?: GuardKind };
 
 export interface ApplyOptions {
   /** Refuse the whole file when any row is malformed (otherwise those rows are skipped). */
@@ -37,6 +39,8 @@ export interface ApplyOptions {
   onProgress?: (progress: IngestProgress) => void;
   /** Products per engine chunk (engine.ts); tests set a small one. */
   chunkSize?: number;
+  /** The shrink guard's limits (shrink-guard.ts); absent or null: no guard (`--allow-shrink`, tests). */
+  shrink?: ShrinkLimits | null;
 }
 
 function countRows(files: readonly FileReport[] | undefined, problems: readonly RowProblem[], kept: number): RowCounts {
@@ -77,15 +81,18 @@ export async function parseAndIngest(db: Database, adapterId: string, inputs: In
   if (options.strict && problems.length > 0) {
     return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems, files };
   }
+  const skipped = options.shrink ? skippedRefusal(rows, options.shrink) : null;
+  if (skipped) return { outcome: 'refused', reason: skipped, rows, problems, files, guard: 'skipped' };
   try {
     const report = await ingestSnapshot(db, snapshot, {
       ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}), ...(options.shrink ? { shrinkLimits: options.shrink } : {}),
     });
     return { outcome: 'ok', report, rows, problems, files };
   } catch (err) {
     // A streamed file that failed midway: the transaction rolled back, nothing was written.
     if (err instanceof StreamReadError) return { outcome: 'refused', reason: unreadable(err.cause), rows, problems, files };
+    if (err instanceof ShrinkRefusedError) return { outcome: 'refused', reason: err.message, rows, problems, files, guard: err.guard };
     if (!(err instanceof IngestError)) throw err;
     return { outcome: 'refused', reason: `snapshot rejected: ${err.message}`, rows, problems, files };
   }

@@ -47,3 +47,10 @@ export function deleteAndRecord(stage: IngestStage, table: Table, source: string
 export async function deleteUnstated(tx: Queryable, table: Table, source: string): Promise<void> {
   await tx.query(`DELETE FROM ${table} t WHERE ${unstated(table, '$1')}`, [source]);
 }
+
+/** Rows of `source` in `table` now stored, and how many of them the snapshot did not state. */
+export async function countUnstated(tx: Queryable, table: Table, source: string): Promise<{ stored: number; unstated: number }> {
+  const { rows } = await tx.query<{ stored: number; unstated: number }>(
+    `SELECT count(*)::int AS stored, count(*) FILTER (WHERE ${unstated(table, '$1')})::int AS unstated FROM ${table} t WHERE t.source = $1`, [source]);
+  return rows[0] ?? { stored: 0, unstated: 0 };
+}

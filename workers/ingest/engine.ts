@@ -28,6 +28,8 @@ import type { KindPlan, TableCounts } from './plan.ts';
 import { SNAPSHOT_FORMAT } from './snapshot.ts';
 import type { SourceInfo } from './snapshot.ts';
 import { mergeSources } from './merge.ts';
+import { guardDeletions } from './shrink-guard.ts';
+import type { ShrinkLimits } from './shrink-guard.ts';
 import { IngestStage } from './staging.ts';
 import { moietyResolver, refreshSignatures } from './write-derived.ts';
 import { linkSubstances } from './write-links.ts';
@@ -68,6 +70,8 @@ export interface IngestOptions {
   onProgress?: (progress: IngestProgress) => void;
   /** Products per chunk (default 2,000): what the engine holds in memory at once. */
   chunkSize?: number;
+  /** Refuse a snapshot that would delete more than this share of its source (shrink-guard.ts); none: no guard. */
+  shrinkLimits?: ShrinkLimits;
 }
 
 export interface IngestReport {
@@ -127,6 +131,9 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   const records = await writeRecords(tx, stage, snapshot, moieties, {
     chunkSize: options.chunkSize ?? DEFAULT_CHUNK_PRODUCTS, onRows: (rows) => progress('write', rows),
   });
+  if (options.shrinkLimits) {
+    await guardDeletions(tx, id, { products: records.products.insert, packs: records.packs.insert }, options.shrinkLimits);
+  }
   const recalls = await planRecalls(tx, id, snapshot.recalls ?? []);
   await recalls.upsert(tx);
   // Deletions children first, so a deleted parent never takes a row that moved to a new parent with it.

@@ -18,6 +18,7 @@ import { fileInput } from '../ingest/adapters/line-stream.ts';
 import type { IngestProgress } from '../ingest/engine.ts';
 import { parseAndIngest } from '../ingest/apply.ts';
 import type { RowCounts } from '../ingest/apply.ts';
+import type { GuardKind } from '../ingest/shrink-guard.ts';
 import { DownloadError, describeUrl, download } from './fetch.ts';
 import type { Downloaded } from './fetch.ts';
 import { downloadUrl } from '../../platform/sync-sources.ts';
@@ -39,6 +40,8 @@ export interface SyncRunContext {
   onProgress?: (p: SyncProgress) => void;
   /** Aborted when the worker stops: downloads end at once (an ingest already running completes). */
   stop?: AbortSignal;
+  /** Accept a file the shrink guard would refuse (`drugref sync --allow-shrink`). */
+  allowShrink?: boolean;
 }
 
 /** The result of one attempt, as recorded in sync_state and sync_attempts. */
@@ -55,6 +58,9 @@ export interface SyncResult {
   /** Set by the runner once the attempt is recorded. */
   durationMs?: number;
 }
+
+/** The outcome of a file the shrink guard refused: its own, so `sync status`, metrics and logs show it. */
+const GUARD_OUTCOME: Record<GuardKind, SyncOutcome> = { shrink: 'shrink_refused', skipped: 'skipped_refused' };
 
 type Fetched = { download: SyncDownload; url: string; result: Downloaded };
 
@@ -138,11 +144,15 @@ async function fetchAndIngest(ctx: SyncRunContext, def: SyncSourceDefinition, ur
     if (!(err instanceof ArchiveError)) throw err;
     return { ...result, outcome: err.tooLarge ? 'too_large' : 'refused', error: err.message };
   }
+  const shrink = { ...ctx.config.shrink, maxDeletePercent: ctx.config.sources[def.id]?.maxDeletePercent ?? ctx.config.shrink.maxDeletePercent };
   const applied = await parseAndIngest(ctx.db, def.adapter, files, {
-    strict: ctx.config.strict, log: ctx.log,
+    strict: ctx.config.strict, log: ctx.log, shrink: ctx.allowShrink ? null : shrink,
     ...(ctx.onProgress ? { onProgress: (step: IngestProgress) => ctx.onProgress?.({ source: def.id, phase: 'ingest', step }) } : {}),
   });
-  if (applied.outcome === 'refused') return { ...result, outcome: 'refused', error: applied.reason, rows: applied.rows };
+  if (applied.outcome === 'refused') {
+    const outcome = applied.guard ? GUARD_OUTCOME[applied.guard] : 'refused';
+    return { ...result, outcome, error: applied.reason, rows: applied.rows };
+  }
   return {
     ...result, outcome: 'ok', rows: applied.rows, changes: applied.report.changes,
     catalogueSource: applied.report.sources[0] ?? null, validators: validatorsOf(fetched),

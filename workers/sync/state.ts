@@ -10,7 +10,9 @@ import type { SyncSourceDefinition } from '../../platform/sync-sources.ts';
 import type { Validators } from './fetch.ts';
 
 /** Every outcome a sync attempt can record. */
-export const SYNC_OUTCOMES = ['ok', 'not_modified', 'refused', 'http_error', 'timeout', 'too_large', 'network_error', 'failed'] as const;
+export const SYNC_OUTCOMES = [
+  'ok', 'not_modified', 'refused', 'shrink_refused', 'skipped_refused', 'http_error', 'timeout', 'too_large', 'network_error', 'failed',
+] as const;
 export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
 
 /** Outcomes that confirm the stored data is the publisher's current file. */

@@ -30,6 +30,8 @@ export interface SyncRunnerOptions {
   /** Identifies this worker in leases and the attempt log. */
   owner: string;
   onProgress?: (p: SyncProgress) => void;
+  /** Accept files the shrink guard would refuse, for this runner only (`drugref sync --allow-shrink`). */
+  allowShrink?: boolean;
 }
 
 /** A source the runner will not sync, and why (shown by `drugref sync`). */
@@ -107,7 +109,8 @@ export function createSyncRunner(deps: { db: Database; config: Config; log: Logg
   const dispatcher = syncAgent(deps.config.sync);
   const active = activeSources(deps.config.sync);
   const stopping = new AbortController();
-  const ctx = { db: deps.db, config: deps.config.sync, log: deps.log, dispatcher, stop: stopping.signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
+  const ctx = { db: deps.db, config: deps.config.sync, log: deps.log, dispatcher, stop: stopping.signal,
+    allowShrink: options.allowShrink === true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
   let registered: Promise<void> | null = null;
   // Once per runner; a failed registration (a database hiccup) is tried again on the next run.
   const register = () => (registered ??= registerSources(deps.db, [...active.values()].map(({ def, intervalHours }) => ({ def, intervalHours }))).catch((err: unknown) => {
