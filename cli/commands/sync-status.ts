@@ -24,6 +24,22 @@ function lastAttempt(row: SyncStatusRow): string {
   return parts.join(', ');
 }
 
+/** The figures of the last file ingested, which a later failed attempt does not replace. */
+function lastIngest(row: SyncStatusRow): string {
+  const ingest = row.lastIngest;
+  if (!ingest) return '';
+  const parts = [ingest.rows ? `rows ${ingest.rows.read}/${ingest.rows.kept}/${ingest.rows.skipped}` : null, ingest.changes === null ? null : `${ingest.changes} changes`];
+  const shown = parts.filter(Boolean).join(', ');
+  return shown ? ` (last ingest: ${shown})` : '';
+}
+
+function nextAttempt(row: SyncStatusRow): string {
+  if (row.leasedBy) return `running now (${row.leasedBy})`;
+  // The lease lapsed with its owner still named: that worker died; the next claim records it as interrupted.
+  if (row.deadOwner) return `${iso(row.nextAttemptAt)}; worker ${row.deadOwner} stopped answering mid-attempt (lease lapsed), the next worker takes over`;
+  return iso(row.nextAttemptAt);
+}
+
 /** The status lines for every defined source, in definition order. */
 export async function statusLines(db: Queryable, config: SyncConfig, now: Date): Promise<string[]> {
   const rows = new Map((await readSyncStatus(db)).map((r) => [r.source, r]));
@@ -37,8 +53,8 @@ export async function statusLines(db: Queryable, config: SyncConfig, now: Date):
     if (!row) continue;
     lines.push(`  last attempt  ${lastAttempt(row)}`);
     if (row.lastError) lines.push(`  last error    ${row.lastError}`);
-    lines.push(`  last success  ${iso(row.lastSuccessAt)}; failures ${row.consecutiveFailures} in a row, ${row.totalFailures} in all`);
-    lines.push(`  next attempt  ${row.leasedBy ? `running now (${row.leasedBy})` : iso(row.nextAttemptAt)}`);
+    lines.push(`  last success  ${iso(row.lastSuccessAt)}${lastIngest(row)}; failures ${row.consecutiveFailures} in a row, ${row.totalFailures} in all`);
+    lines.push(`  next attempt  ${nextAttempt(row)}`);
   }
   return lines;
 }

@@ -93,9 +93,13 @@ describe('register sync sources', () => {
     expect(defaults.sync.sources['ch-sl']!.url).toBe('https://www.spezialitaetenliste.ch/File.axd?file=XMLPublications.zip');
     expect(defaults.sync.sources['fr-bdpm']!.url).toContain('{file}');
     expect(inactiveReason(defaults.sync, SYNC_SOURCES.find((s) => s.id === 'gb-dmd')!)).toMatch(/TRUD/);
-    const custom = loadConfig({ SYNC_ENABLED: 'true', SYNC_CH_SL_URL: 'https://mirror.example/sl.zip', SYNC_FDA_NDC_ENABLED: 'false', SYNC_CH_SL_INTERVAL_HOURS: '3' });
+    const custom = loadConfig({ SYNC_ENABLED: 'true', SYNC_CH_SL_URL: 'https://mirror.example/sl.zip', SYNC_FDA_NDC_ENABLED: 'false', SYNC_CH_SL_INTERVAL_HOURS: '3',
+      SYNC_CH_SL_MAX_SHRINK_PERCENT: '50', INGEST_MAX_SKIPPED_PERCENT: '5' });
     expect(custom.sync.enabled).toBe(true);
-    expect(custom.sync.sources['ch-sl']).toEqual({ url: 'https://mirror.example/sl.zip', enabled: true, intervalHours: 3 });
+    expect(custom.sync.sources['ch-sl']).toEqual({ url: 'https://mirror.example/sl.zip', enabled: true, intervalHours: 3, maxDeletePercent: 50 });
+    expect(custom.sync.sources['fr-bdpm']!.maxDeletePercent).toBe(20);
+    expect(custom.sync.shrink).toEqual({ maxDeletePercent: 20, maxSkippedPercent: 5 });
+    expect(() => loadConfig({ INGEST_MAX_SHRINK_PERCENT: '120' })).toThrow(/INGEST_MAX_SHRINK_PERCENT must be a percentage from 0 to 100/);
     expect(inactiveReason(custom.sync, SYNC_SOURCES.find((s) => s.id === 'fda-ndc')!)).toMatch(/switched off/);
     expect(() => loadConfig({ SYNC_FR_BDPM_URL: 'https://mirror.example/bdpm.txt' })).toThrow(ConfigError);
     expect(() => loadConfig({ SYNC_CH_SL_URL: 'not a url' })).toThrow(/SYNC_CH_SL_URL/);

@@ -12,6 +12,7 @@ import type { Validators } from './fetch.ts';
 /** Every outcome a sync attempt can record. */
 export const SYNC_OUTCOMES = [
   'ok', 'not_modified', 'refused', 'shrink_refused', 'skipped_refused', 'http_error', 'timeout', 'too_large', 'network_error', 'failed',
+  'interrupted',
 ] as const;
 export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
 
@@ -67,6 +68,10 @@ export async function registerSources(db: Queryable, sources: ReadonlyArray<{ de
   await db.query('UPDATE sync_state SET enabled = false WHERE enabled AND source <> ALL($1::text[])', [sources.map((s) => s.def.id)]);
 }
 
+/** The error an interrupted attempt records: which worker stopped, and when its lease lapsed. */
+const INTERRUPTED = `'worker ' || due.lease_owner || ' stopped during the attempt (its lease lapsed at '
+  || to_char(due.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '); nothing of it was written'`;
+
 /**
  * Claims one source that is enabled, not leased and due (or any of `only`, due or not, when
  * `force`), skipping `skip`. Null when there is none; the lease runs for `leaseMs`.
@@ -75,23 +80,39 @@ export async function claimSource(
   db: Queryable,
   options: { owner: string; leaseMs: number; only?: readonly string[]; force?: boolean; skip: readonly string[] },
 ): Promise<ClaimedSource | null> {
-  const { rows } = await db.query<{ source: string; validators: Record<string, StoredValidators> }>(
-    `UPDATE sync_state y SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond'
-      WHERE y.source = (
-        SELECT source FROM sync_state
-         WHERE enabled
-           AND (lease_until IS NULL OR lease_until < clock_timestamp())
-           AND ($4 OR next_attempt_at <= clock_timestamp())
-           AND ($3::text[] IS NULL OR source = ANY($3::text[]))
-           AND source <> ALL($5::text[])
-         ORDER BY next_attempt_at, source
-         LIMIT 1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING y.source, y.validators`,
+  const { rows } = await db.query<{ source: string; validators: Record<string, StoredValidators>; previous_owner: string | null; previous_start: Date | null; previous_until: Date | null }>(
+    `WITH due AS (
+       SELECT source, lease_owner, lease_until, attempt_started_at FROM sync_state
+        WHERE enabled
+          AND (lease_until IS NULL OR lease_until < clock_timestamp())
+          AND ($4 OR next_attempt_at <= clock_timestamp())
+          AND ($3::text[] IS NULL OR source = ANY($3::text[]))
+          AND source <> ALL($5::text[])
+        ORDER BY next_attempt_at, source
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+     UPDATE sync_state y SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond', attempt_started_at = clock_timestamp(),
+            last_attempt_at = CASE WHEN due.lease_owner IS NULL THEN y.last_attempt_at ELSE coalesce(due.attempt_started_at, y.last_attempt_at) END,
+            last_outcome = CASE WHEN due.lease_owner IS NULL THEN y.last_outcome ELSE 'interrupted' END,
+            last_error = CASE WHEN due.lease_owner IS NULL THEN y.last_error ELSE ${INTERRUPTED} END,
+            rows_read = CASE WHEN due.lease_owner IS NULL THEN y.rows_read END, rows_kept = CASE WHEN due.lease_owner IS NULL THEN y.rows_kept END,
+            rows_skipped = CASE WHEN due.lease_owner IS NULL THEN y.rows_skipped END, last_changes = CASE WHEN due.lease_owner IS NULL THEN y.last_changes END
+       FROM due WHERE y.source = due.source
+     RETURNING y.source, y.validators, due.lease_owner AS previous_owner, due.attempt_started_at AS previous_start, due.lease_until AS previous_until`,
     [options.owner, options.leaseMs, options.only ?? null, options.force ?? false, options.skip],
   );
-  const row = rows[0];
-  return row ? { source: row.source, owner: options.owner, validators: row.validators ?? {} } : null;
+  const taken = rows[0];
+  // A lease that lapsed with its owner still named: that worker died mid-attempt (kill -9, crash).
+  if (taken?.previous_owner) {
+    await db.query(
+      // Its duration runs to the lapse of its last lease: it was alive at least until then.
+      `INSERT INTO sync_attempts (source, worker, started_at, outcome, error, duration_ms)
+       SELECT source, $2, coalesce($3::timestamptz, $4::timestamptz), 'interrupted', last_error,
+              greatest(0, round(extract(epoch FROM $4::timestamptz - coalesce($3::timestamptz, $4::timestamptz)) * 1000))::int
+         FROM sync_state WHERE source = $1`,
+      [taken.source, taken.previous_owner, taken.previous_start, taken.previous_until]);
+  }
+  return taken ? { source: taken.source, owner: options.owner, validators: taken.validators ?? {} } : null;
 }
 
 /** Extends a lease while a long download or ingest runs; false when it was lost. */
@@ -112,8 +133,7 @@ export function nextDelayMs(outcome: SyncOutcome, consecutiveFailures: number, i
 const FINISH_SQL = `
   UPDATE sync_state SET lease_owner = NULL, lease_until = NULL,
     last_attempt_at = $3, last_outcome = $4, last_error = $5, last_http_status = $6, last_bytes = $7,
-    rows_read = coalesce($8, rows_read), rows_kept = coalesce($9, rows_kept), rows_skipped = coalesce($10, rows_skipped),
-    last_changes = coalesce($11, last_changes), last_duration_ms = $12,
+    rows_read = $8, rows_kept = $9, rows_skipped = $10, last_changes = $11, last_duration_ms = $12,
     consecutive_failures = CASE WHEN $13 THEN 0 ELSE consecutive_failures + 1 END,
     total_failures = total_failures + CASE WHEN $13 THEN 0 ELSE 1 END,
     last_success_at = CASE WHEN $13 THEN clock_timestamp() ELSE last_success_at END,
@@ -171,6 +191,10 @@ export interface SyncStatusRow {
   consecutiveFailures: number;
   totalFailures: number;
   lastSuccessAt: Date | null;
+  /** Rows and change records of the last file ingested (`ok`), apart from the last attempt's own. */
+  lastIngest: { rows: { read: number; kept: number; skipped: number } | null; changes: number | null } | null;
+  /** The worker whose lease lapsed while it held the source (it died mid-attempt), until another takes over. */
+  deadOwner: string | null;
   /** Newest of the catalogue's `last_synced_at` and the last success: when the data was last confirmed. */
   confirmedAt: Date | null;
   /** The catalogue source's refresh interval (staleness threshold), when it was ever ingested. */
@@ -183,6 +207,7 @@ interface StatusRow {
   last_http_status: number | null; last_bytes: string | null; rows_read: number | null; rows_kept: number | null; rows_skipped: number | null;
   last_changes: number | null; last_duration_ms: number | null; consecutive_failures: number; total_failures: number;
   last_success_at: Date | null; confirmed_at: Date | null; refresh_interval_hours: number | null;
+  ingest_read: number | null; ingest_kept: number | null; ingest_skipped: number | null; ingest_changes: number | null; ingested: boolean;
 }
 
 function toStatus(r: StatusRow): SyncStatusRow {
@@ -193,6 +218,10 @@ function toStatus(r: StatusRow): SyncStatusRow {
     lastBytes: r.last_bytes === null ? null : Number(r.last_bytes), rows: { read: r.rows_read, kept: r.rows_kept, skipped: r.rows_skipped },
     lastChanges: r.last_changes, lastDurationMs: r.last_duration_ms, consecutiveFailures: r.consecutive_failures, totalFailures: r.total_failures,
     lastSuccessAt: r.last_success_at, confirmedAt: r.confirmed_at, refreshIntervalHours: r.refresh_interval_hours,
+    lastIngest: r.ingested ? {
+      rows: r.ingest_read === null ? null : { read: r.ingest_read, kept: r.ingest_kept ?? 0, skipped: r.ingest_skipped ?? 0 }, changes: r.ingest_changes,
+    } : null,
+    deadOwner: r.lease_owner && r.lease_until && r.lease_until <= r.now ? r.lease_owner : null,
   };
 }
 
@@ -200,8 +229,12 @@ function toStatus(r: StatusRow): SyncStatusRow {
 export async function readSyncStatus(db: Queryable): Promise<SyncStatusRow[]> {
   const { rows } = await db.query<StatusRow>(
     `SELECT y.*, y.last_bytes::text AS last_bytes, clock_timestamp() AS now,
-            greatest(s.last_synced_at, y.last_success_at) AS confirmed_at, s.refresh_interval_hours
+            greatest(s.last_synced_at, y.last_success_at) AS confirmed_at, s.refresh_interval_hours,
+            a.rows_read AS ingest_read, a.rows_kept AS ingest_kept, a.rows_skipped AS ingest_skipped, a.changes AS ingest_changes,
+            a.source IS NOT NULL AS ingested
        FROM sync_state y LEFT JOIN sources s ON s.id = y.catalogue_source
+       LEFT JOIN LATERAL (SELECT source, rows_read, rows_kept, rows_skipped, changes FROM sync_attempts
+                           WHERE source = y.source AND outcome = 'ok' ORDER BY started_at DESC LIMIT 1) a ON true
       ORDER BY y.source`,
   );
   return rows.map(toStatus);
