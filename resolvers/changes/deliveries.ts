@@ -5,7 +5,8 @@
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
 
-export type DeliveryOutcome = 'delivered' | 'http_error' | 'timeout' | 'connection_error';
+/** `interrupted`: the worker delivering the window died mid-attempt; recorded by the worker that took over. */
+export type DeliveryOutcome = 'delivered' | 'http_error' | 'timeout' | 'connection_error' | 'interrupted';
 
 export interface DeliveryStatus {
   deliveryId: string;

@@ -8,7 +8,7 @@ describe('webhook configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ webhookSecretKey: null, webhookIntervalMs: 60_000, webhookTimeoutMs: 15_000, webhookBatchCap: 500, webhookAllowPrivateTargets: false });
     expect(optionsFromConfig(config)).toEqual({
-      intervalMs: 60_000, timeoutMs: 15_000, batchCap: 500, leaseMs: 45_000, minGapMs: 55_000, concurrency: 8, allowPrivateTargets: false,
+      intervalMs: 60_000, timeoutMs: 15_000, batchCap: 500, leaseMs: 6_000, orphanScanMs: 2_000, minGapMs: 55_000, concurrency: 8, allowPrivateTargets: false,
     });
   });
 

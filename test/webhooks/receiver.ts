@@ -87,7 +87,7 @@ export function signatureValid(secret: string, received: Received): boolean {
 }
 
 /** Short intervals for tests; `minGapMs: 0` so consecutive runOnce calls are all due; receivers live on 127.0.0.1. */
-export const TEST_OPTIONS: WebhookWorkerOptions = { intervalMs: 100, timeoutMs: 1_500, batchCap: 500, leaseMs: 5_000, minGapMs: 0, concurrency: 4, allowPrivateTargets: true };
+export const TEST_OPTIONS: WebhookWorkerOptions = { intervalMs: 100, timeoutMs: 1_500, batchCap: 500, leaseMs: 5_000, orphanScanMs: 200, minGapMs: 0, concurrency: 4, allowPrivateTargets: true };
 
 export function testDispatcher(db: Database, config: Config, options: Partial<WebhookWorkerOptions> = {}): WebhookDispatcher {
   return createWebhookDispatcher({ db, config, log: pino({ level: 'silent' }) }, { ...TEST_OPTIONS, ...options });

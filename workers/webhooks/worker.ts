@@ -14,15 +14,24 @@ import { openSecret, rootKey } from '../../resolvers/changes/keyring.ts';
 import { readChanges, visibilityHorizon } from '../../resolvers/changes/records.ts';
 import type { ChangeType } from '../../resolvers/changes/records.ts';
 import type { RunningWorker, WorkerDeps } from '../index.ts';
-import { claimNext, finishAttempt, releaseLease } from './claims.ts';
+import { claimNext, finishAttempt, releaseLease, renewLease } from './claims.ts';
 import type { ClaimedSubscription } from './claims.ts';
 import { buildBatch, postBatch } from './delivery.ts';
 import { publicOnlyLookup } from '../../platform/net/targets.ts';
 
 /** Subscriptions delivered in parallel by one worker, so one slow receiver does not hold up the rest. */
 export const DELIVERY_CONCURRENCY = 8;
-/** A lease outlives the receiver's timeout by this much (reading and recording), then a crashed worker's claim lapses. */
-export const LEASE_MARGIN_MS = 30_000;
+/**
+ * A claim holds its subscription this long and is renewed a third of the way through while the
+ * delivery runs (however slow the receiver), so only a dead worker's lease lapses — and soon.
+ */
+export const LEASE_MS = 6_000;
+/**
+ * How often every worker looks for subscriptions whose holder died (lease lapsed, token still
+ * set) between its regular cycles: a killed worker's subscriptions resume within
+ * LEASE_MS + ORPHAN_SCAN_MS (8 s), not a whole delivery interval later.
+ */
+export const ORPHAN_SCAN_MS = 2_000;
 /** Timer jitter allowance: a subscription is due again this much before a full cycle has passed. */
 export const DUE_SLACK_MS = 5_000;
 
@@ -30,8 +39,10 @@ export interface WebhookWorkerOptions {
   intervalMs: number;
   timeoutMs: number;
   batchCap: number;
-  /** How long a claim holds a subscription. */
+  /** How long a claim holds a subscription before its heartbeat renews it. */
   leaseMs: number;
+  /** How often to look for a dead worker's subscriptions between cycles. */
+  orphanScanMs: number;
   /** Least time between two attempts on one subscription, whichever worker makes them. */
   minGapMs: number;
   concurrency: number;
@@ -45,7 +56,8 @@ export function optionsFromConfig(config: Config): WebhookWorkerOptions {
     intervalMs: config.webhookIntervalMs,
     timeoutMs: config.webhookTimeoutMs,
     batchCap: config.webhookBatchCap,
-    leaseMs: config.webhookTimeoutMs + LEASE_MARGIN_MS,
+    leaseMs: LEASE_MS,
+    orphanScanMs: ORPHAN_SCAN_MS,
     minGapMs: Math.max(0, config.webhookIntervalMs - DUE_SLACK_MS),
     concurrency: DELIVERY_CONCURRENCY,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
@@ -62,12 +74,30 @@ export interface RunSummary {
 export interface WebhookDispatcher {
   /** One delivery cycle over every due subscription. */
   runOnce(): Promise<RunSummary>;
+  /** Delivers, at once, the subscriptions whose previous holder died mid-attempt. */
+  rescue(): Promise<RunSummary>;
   close(): Promise<void>;
 }
 
 type Result = 'delivered' | 'failed' | 'idle';
 
-async function deliverOne(ctx: { db: Database; config: Config; log: Logger; options: WebhookWorkerOptions; agent: Agent }, sub: ClaimedSubscription): Promise<Result> {
+type DeliveryContext = { db: Database; config: Config; log: Logger; options: WebhookWorkerOptions; agent: Agent };
+
+/** Delivers one claimed subscription while a heartbeat keeps its lease. */
+async function deliverLeased(ctx: DeliveryContext, sub: ClaimedSubscription): Promise<Result> {
+  if (sub.tookOver) ctx.log.warn({ subscription: sub.id }, 'webhook subscription taken over from a worker that stopped mid-attempt');
+  const heartbeat = setInterval(() => {
+    renewLease(ctx.db, sub, ctx.options.leaseMs).catch((err: unknown) => ctx.log.warn({ err, subscription: sub.id }, 'webhook lease renewal failed'));
+  }, Math.max(50, Math.floor(ctx.options.leaseMs / 3)));
+  heartbeat.unref();
+  try {
+    return await deliverOne(ctx, sub);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function deliverOne(ctx: DeliveryContext, sub: ClaimedSubscription): Promise<Result> {
   const { db, options } = ctx;
   const horizon = await visibilityHorizon(db);
   const types = sub.events.map((e) => e.slice('changes.'.length) as ChangeType);
@@ -103,39 +133,42 @@ export function createWebhookDispatcher(deps: { db: Database; config: Config; lo
   const connect = { timeout: options.timeoutMs, ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }) };
   const agent = new Agent({ connect, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   const ctx = { ...deps, options, agent };
-  return {
-    async runOnce() {
-      const summary: RunSummary = { delivered: 0, failed: 0, idle: 0 };
-      const handled: string[] = [];
-      // Claims go one at a time, each sent after the previous one's id joined `handled`:
-      // a claim sent beside another could run after that one's lease was already released
-      // and take the same subscription twice in one cycle. Deliveries still overlap.
-      let claiming: Promise<unknown> = Promise.resolve();
-      const claim = (): Promise<ClaimedSubscription | null> => {
-        const next = claiming.then(async () => {
-          const sub = await claimNext(deps.db, { leaseMs: options.leaseMs, minGapMs: options.minGapMs, leaseToken: randomUUID(), skip: handled });
-          if (sub) handled.push(sub.id);
-          return sub;
-        });
-        claiming = next.catch(() => undefined);
-        return next;
-      };
-      const lane = async () => {
-        for (;;) {
-          const sub = await claim();
-          if (!sub) return;
-          try {
-            summary[await deliverOne(ctx, sub)]++;
-          } catch (err) {
-            // A database hiccup: the lease lapses on its own and the next cycle retries.
-            deps.log.error({ err, subscription: sub.id }, 'webhook delivery failed before recording');
-            summary.failed++;
-          }
+  /** One pass: claims in turn (orphans only, or every due subscription), deliveries in parallel lanes. */
+  const pass = async (orphansOnly: boolean): Promise<RunSummary> => {
+    const summary: RunSummary = { delivered: 0, failed: 0, idle: 0 };
+    const handled: string[] = [];
+    // Claims go one at a time, each sent after the previous one's id joined `handled`:
+    // a claim sent beside another could run after that one's lease was already released
+    // and take the same subscription twice in one cycle. Deliveries still overlap.
+    let claiming: Promise<unknown> = Promise.resolve();
+    const claim = (): Promise<ClaimedSubscription | null> => {
+      const next = claiming.then(async () => {
+        const sub = await claimNext(deps.db, { leaseMs: options.leaseMs, minGapMs: options.minGapMs, leaseToken: randomUUID(), skip: handled, orphansOnly });
+        if (sub) handled.push(sub.id);
+        return sub;
+      });
+      claiming = next.catch(() => undefined);
+      return next;
+    };
+    const lane = async () => {
+      for (;;) {
+        const sub = await claim();
+        if (!sub) return;
+        try {
+          summary[await deliverLeased(ctx, sub)]++;
+        } catch (err) {
+          // A database hiccup: the lease lapses on its own and a rescue pass retries.
+          deps.log.error({ err, subscription: sub.id }, 'webhook delivery failed before recording');
+          summary.failed++;
         }
-      };
-      await Promise.all(Array.from({ length: options.concurrency }, lane));
-      return summary;
-    },
+      }
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, lane));
+    return summary;
+  };
+  return {
+    runOnce: () => pass(false),
+    rescue: () => pass(true),
     close: () => agent.close(),
   };
 }
@@ -155,13 +188,26 @@ export function startWebhookWorker(deps: WorkerDeps, options: WebhookWorkerOptio
       if (!stopped) timer = setTimeout(cycle, Math.max(0, options.intervalMs - (Date.now() - started)));
     });
   };
+  // Between cycles, a dead worker's subscriptions are taken over as soon as their lease lapses.
+  let rescueTimer: NodeJS.Timeout | null = null;
+  let rescuing: Promise<void> = Promise.resolve();
+  const rescue = () => {
+    rescuing = dispatcher.rescue().then(
+      (summary) => { if (summary.delivered + summary.failed > 0) deps.log.info({ summary }, 'webhook subscriptions of a stopped worker taken over'); },
+      (err: unknown) => deps.log.error({ err }, 'webhook rescue pass failed'),
+    ).finally(() => {
+      if (!stopped) rescueTimer = setTimeout(rescue, options.orphanScanMs);
+    });
+  };
   cycle();
+  rescueTimer = setTimeout(rescue, options.orphanScanMs);
   return {
     name: 'webhook-delivery',
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await current;
+      if (rescueTimer) clearTimeout(rescueTimer);
+      await Promise.all([current, rescuing]);
       await dispatcher.close();
     },
   };
