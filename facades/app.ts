@@ -24,6 +24,9 @@ import { compileRoutes } from './http/operation.ts';
 import { createGuard, KeyCache } from './http/auth.ts';
 import { pipelinePlugin } from './http/pipeline.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { CORS_OPTIONS } from './http/cors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.ts';
 import { schemaGuardsAjvPlugin } from './http/schema-guards.ts';
 import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
@@ -50,15 +53,6 @@ export interface AppOptions {
   resolveHost?: HostResolver;
 }
 
-export const CORS_OPTIONS = {
-  origin: '*',
-  credentials: false,
-  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-  allowedHeaders: ['authorization', 'content-type', 'if-none-match'],
-  exposedHeaders: ['etag', 'x-ratelimit-remaining', 'x-service-tier', 'retry-after'],
-  maxAge: 86_400,
-};
-
 /** A CORS preflight names its origin and the method it asks about. */
 function isPreflight(headers: Record<string, string | string[] | undefined>): boolean {
   return Boolean(headers.origin) && Boolean(headers['access-control-request-method']);
@@ -71,6 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors,
+    clientErrorHandler,
     // strictNumbers off: with it (ajv 8's default) a query "Infinity" is coerced AFTER the
     // finiteness check and then skips minimum/maximum; without it the 32-bit bounds the
     // schema guards add refuse Infinity and -Infinity.
@@ -80,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   // Added before CORS so it runs first: @fastify/cors answers a non-preflight OPTIONS with
   // a plain-text 400, and every error of this API is JSON with `error` first.
   // Callback style, not async: every request passes here, and a promise per hook shows in the bench.

@@ -19,8 +19,15 @@ export function maskKeys(text: string): string {
     .replace(CONSOLE_TOKEN_SHAPE, (_m, kind: string) => `${kind}_[redacted]`);
 }
 
-/** A request URL as logged: keys masked, and the SSO callback's code and state too. */
-function maskUrl(url: string): string {
+/**
+ * A request URL as logged: keys masked, and the SSO callback's code and state too. The query
+ * string of a request with a body (POST, PUT, DELETE: prescription screening, CDS Hooks) is
+ * never logged: those routes take no query parameters, so one there is misplaced input —
+ * a patient's name or birth date, say — and is refused, not recorded.
+ */
+function maskUrl(method: string, url: string): string {
+  const at = url.indexOf('?');
+  if (at >= 0 && method !== 'GET' && method !== 'HEAD') return `${maskKeys(url.slice(0, at))}?[query not logged]`;
   const masked = maskKeys(url);
   return masked.startsWith('/console/api/sso/callback') ? masked.replace(SSO_CALLBACK_SECRETS, '$1[redacted]') : masked;
 }
@@ -42,7 +49,7 @@ export function loggerOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskUrl(req.url), ip: req.ip }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskUrl(req.method, req.url), ip: req.ip }),
     },
     hooks: {
       // Messages may quote user input (a key pasted into a query string); mask it too.

@@ -4,7 +4,7 @@
  * context fields, anything unexpected is logged and masked as `internal_error`.
  */
 import type { GraphQLError } from 'graphql';
-import { ApiError, ERRORS } from '../../platform/errors.ts';
+import { ApiError, ERRORS, MAX_DETAILS, clip } from '../../platform/errors.ts';
 import type { ErrorCode } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 
@@ -44,7 +44,14 @@ export function executionErrors(errors: readonly GraphQLError[], log: Logger): P
   });
 }
 
-/** The 400 answer: the spec's error body (`error` first) plus `errors` for GraphQL clients. */
+/** Longest error text of a refusal: a parse error quotes the offending token, which may be huge. */
+const MAX_ERROR_TEXT = 300;
+
+/**
+ * The 400 answer: the spec's error body (`error` first) plus `errors` for GraphQL clients,
+ * bounded like every error body (at most MAX_DETAILS errors, texts cut).
+ */
 export function refusalBody(error: ApiError, errors: PublicError[]): Record<string, unknown> {
-  return { ...error.toBody(), errors };
+  const shown = errors.slice(0, MAX_DETAILS).map((e) => ({ ...e, message: clip(e.message, MAX_ERROR_TEXT) }));
+  return { ...error.toBody(), message: clip(error.message, MAX_ERROR_TEXT), errors: shown, ...(errors.length > MAX_DETAILS ? { errors_total: errors.length } : {}) };
 }

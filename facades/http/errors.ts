@@ -15,6 +15,9 @@ interface AjvIssue {
 
 const LOCATIONS: Record<string, string> = { querystring: 'query', params: 'path', body: 'body', headers: 'header' };
 
+/** Problems the message names; `details` lists up to MAX_DETAILS and counts the rest. */
+const MESSAGE_PROBLEMS = 5;
+
 /** ajv errors → a readable message and structured details. */
 function fromSchemaErrors(issues: AjvIssue[], context: string | undefined): ApiError {
   const location = LOCATIONS[context ?? 'body'] ?? 'body';
@@ -25,8 +28,9 @@ function fromSchemaErrors(issues: AjvIssue[], context: string | undefined): ApiE
     const message = issue.keyword === 'additionalProperties' ? 'is not a known parameter' : `${issue.message ?? 'is invalid'}${allowed}`;
     return { location, field: path || null, message };
   });
-  const summary = details.map((d) => (d.field ? `${d.location} ${d.field} ${d.message}` : `${d.location} ${d.message}`)).join('; ');
-  return validationError(`Invalid request: ${summary}.`, details);
+  const shown = details.slice(0, MESSAGE_PROBLEMS).map((d) => (d.field ? `${d.location} ${d.field} ${d.message}` : `${d.location} ${d.message}`));
+  const more = details.length > MESSAGE_PROBLEMS ? `; and ${details.length - MESSAGE_PROBLEMS} more problems (see details)` : '';
+  return validationError(`Invalid request: ${shown.join('; ')}${more}.`, details);
 }
 
 const BODY_PROBLEMS: Record<string, string> = {

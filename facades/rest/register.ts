@@ -14,7 +14,11 @@ import type { CompiledRoute } from '../http/operation.ts';
 import { etagOf, matchesIfNoneMatch } from '../http/etag.ts';
 import { sendError } from '../http/errors.ts';
 import { guardSchema } from '../http/schema-guards.ts';
+import { refusingRepeatedKeys } from '../http/json-body.ts';
 import type { ReceiptIssuer } from '../http/receipts.ts';
+
+/** The query schema of a route that takes no query parameters. */
+const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** Raw body bytes of receipt routes, kept only for the request's lifetime (weakly held). */
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();
@@ -127,7 +131,8 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       url: fastifyPath(def.path),
       schema: {
         ...(def.params ? { params: guardSchema(def.params) } : {}),
-        ...(def.query ? { querystring: guardSchema(def.query) } : {}),
+        // A route without query parameters refuses any (422): nothing rides in an unread query string.
+        querystring: def.query ? guardSchema(def.query) : NO_QUERY,
         ...(def.body ? { body: guardSchema(def.body) } : {}),
       },
       // Public entries (a payment provider's signed callback) authenticate by their own means.
@@ -140,7 +145,8 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
       // Parsed exactly as everywhere else (same proto-poisoning rules), but the bytes are
       // kept so the receipt hashes the body as received, not a re-serialisation of it.
       app.register(async (scope) => {
-        const parseJson = scope.getDefaultJsonParser('error', 'error');
+        const parseJson = refusingRepeatedKeys(scope.getDefaultJsonParser('error', 'error'));
+        scope.removeContentTypeParser('application/json');
         scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
           rawBodies.set(request, raw as Buffer);
           parseJson(request, raw.toString('utf8'), done);
@@ -155,6 +161,7 @@ export function registerRestRoutes(app: FastifyInstance, engine: Engine, deps: A
     }
     // Signatures cover the bytes as sent, so these routes get the unparsed text and the headers.
     app.register(async (scope) => {
+      scope.removeContentTypeParser('application/json');
       scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => done(null, { raw, headers: request.headers }));
       scope.route(options);
     });
