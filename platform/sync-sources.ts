@@ -158,6 +158,13 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
     note: 'The WHOCC sells the ATC/DDD index and publishes no open download: set SYNC_WHO_ATC_URL to your licensed copy.',
   },
+  {
+    // AEMPS "Nomenclátor de prescripción" download (CIMA), regenerated daily: the XML and its code tables in one zip.
+    id: 'es-cima', adapter: 'es-cima', name: 'AEMPS CIMA nomenclátor de prescripción', country: 'ES',
+    url: 'https://listadomedicamentos.aemps.gob.es/prescripcion.zip',
+    downloads: [{ file: 'prescripcion.zip', unzip: { entries: [/^Prescripcion\.xml$/i, /^DICCIONARIO_(?:PRINCIPIOS_ACTIVOS|LABORATORIOS|FORMA_FARMACEUTICA|VIAS_ADMINISTRACION|SITUACION_REGISTRO|UNIDAD_CONTENIDO)\.xml$/i] } }],
+    intervalHours: DAILY,
+  },
 ];
 
 /** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */

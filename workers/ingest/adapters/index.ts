@@ -27,6 +27,7 @@ import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
+import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -174,6 +175,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
     files: ['snapshot.json'],
     parse: parseSingle('snapshot.json', parseJsonSnapshot),
+  },
+  {
+    id: 'es-cima',
+    description: 'Spanish AEMPS nomenclátor de prescripción (Prescripcion.xml from prescripcion.zip) with its code tables (DICCIONARIO_PRINCIPIOS_ACTIVOS.xml required; LABORATORIOS, FORMA_FARMACEUTICA, VIAS_ADMINISTRACION, SITUACION_REGISTRO, UNIDAD_CONTENIDO optional)',
+    files: [ES_CIMA_FILE, ES_CIMA_DICTIONARY_FILES[0]!],
+    optionalFiles: ES_CIMA_DICTIONARY_FILES.slice(1),
+    parse: async (files) => parseEsCima(files),
   },
 ];
 
