@@ -165,6 +165,12 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'prescripcion.zip', unzip: { entries: [/^Prescripcion\.xml$/i, /^DICCIONARIO_(?:PRINCIPIOS_ACTIVOS|LABORATORIOS|FORMA_FARMACEUTICA|VIAS_ADMINISTRACION|SITUACION_REGISTRO|UNIDAD_CONTENIDO)\.xml$/i] } }],
     intervalHours: DAILY,
   },
+  {
+    id: 'at-eko', adapter: 'at-eko', name: 'Erstattungskodex (Dachverband)', country: 'AT', url: null,
+    downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz)\.txt$/i] } }],
+    intervalHours: DAILY,
+    note: 'The Dachverband publishes the EKO data carrier monthly on sozialversicherung.at as ehmvMM_YY_teil1.zip under a content link that changes with every release: set SYNC_AT_EKO_URL to the current link.',
+  },
 ];
 
 /** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */

@@ -28,6 +28,7 @@ import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
+import { AT_EKO_FILE, AT_EKO_OPTIONAL_FILES, parseAtEko } from './at-eko.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -182,6 +183,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [ES_CIMA_FILE, ES_CIMA_DICTIONARY_FILES[0]!],
     optionalFiles: ES_CIMA_DICTIONARY_FILES.slice(1),
     parse: async (files) => parseEsCima(files),
+  },
+  {
+    id: 'at-eko',
+    description: 'Austrian Erstattungskodex data carrier of the Dachverband (ehmvMM_YY_teil1.zip: medikament.txt required; wirkstoff.txt, atccode.txt, rezeptpflicht.txt, regeltext.txt, medikament_zusatz.txt optional; fixed width, Windows-1252)',
+    files: [AT_EKO_FILE],
+    optionalFiles: AT_EKO_OPTIONAL_FILES,
+    parse: async (files) => parseAtEko(files),
   },
 ];
 
