@@ -1,0 +1,67 @@
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../helpers/db.ts';
+import type { Database } from '../../platform/db.ts';
+import { findSyncSource } from '../../platform/sync-sources.ts';
+import { listSources } from '../../resolvers/sources/status.ts';
+import { FakePublisher, buildZip } from './publisher.ts';
+import { fixture, runner, state, syncConfig } from './helpers.ts';
+
+const fixtureNames = (dir: string): string[] => readdirSync(new URL(`../fixtures/registers/${dir}/`, import.meta.url)).filter((n) => !n.startsWith('wrong'));
+
+describe('Spanish and Austrian register sync sources', () => {
+  let db: Database;
+  let publisher: FakePublisher;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    publisher = await new FakePublisher().start();
+  });
+  afterAll(async () => {
+    await publisher.close();
+    await db.close();
+  });
+
+  it('names the AEMPS download and leaves the EKO to a configured link', () => {
+    expect(findSyncSource('es-cima')).toMatchObject({ adapter: 'es-cima', country: 'ES', url: 'https://listadomedicamentos.aemps.gob.es/prescripcion.zip' });
+    expect(findSyncSource('at-eko')).toMatchObject({ adapter: 'at-eko', country: 'AT', url: null });
+    expect(findSyncSource('at-eko')?.note).toContain('SYNC_AT_EKO_URL');
+  });
+
+  it('downloads prescripcion.zip, unpacks the nomenclátor and the code tables it reads, and ingests them', async () => {
+    const path = '/aemps/prescripcion.zip';
+    publisher.publish(path, buildZip([
+      ...fixtureNames('es-cima').map((name) => ({ name, content: fixture(`es-cima/${name}`) })),
+      // A code table the adapter does not read stays in the archive.
+      { name: 'DICCIONARIO_ATC.xml', content: Buffer.from('<aemps_prescripcion_atc/>') },
+    ]));
+    const r = runner(db, syncConfig(publisher, { 'es-cima': path }));
+    const [result] = await r.runNow(['es-cima']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: expect.any(Number), skipped: 4 } });
+    expect(await state(db, 'es-cima')).toMatchObject({ last_outcome: 'ok', consecutive_failures: 0 });
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'es-cima'`);
+    expect(rows[0]!.n).toBe(7);
+    expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['es-cima', 'ok']);
+  });
+
+  it('downloads the EKO data carrier zip with its folder, unpacks its text files and ingests them', async () => {
+    const path = '/dachverband/ehmv11_26_teil1.zip';
+    publisher.publish(path, buildZip(fixtureNames('at-eko').map((name) => ({ name: `ehmv11_26_teil1/${name}`, content: fixture(`at-eko/${name}`) }))));
+    const r = runner(db, syncConfig(publisher, { 'at-eko': path }));
+    const [result] = await r.runNow(['at-eko']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { skipped: 4 } });
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'at-eko'`);
+    expect(rows[0]!.n).toBe(8);
+  });
+
+  it('refuses an EKO archive without the pack list, writing nothing', async () => {
+    const path = '/dachverband/broken.zip';
+    publisher.publish(path, buildZip([{ name: 'wirkstoff.txt', content: fixture('at-eko/wirkstoff.txt') }]));
+    const r = runner(db, syncConfig(publisher, { 'at-eko': path }));
+    const [result] = await r.runNow(['at-eko']);
+    await r.close();
+    expect(result?.outcome).toBe('refused');
+  });
+});
