@@ -28,20 +28,24 @@ describe('Spanish and Austrian register sync sources', () => {
     expect(findSyncSource('at-eko')?.note).toContain('SYNC_AT_EKO_URL');
   });
 
-  it('downloads prescripcion.zip, unpacks the nomenclátor and the code tables it reads, and ingests them', async () => {
+  it('downloads prescripcion.zip, unpacks the nomenclátor, the code tables it reads and a billing CSV beside them, and ingests them', async () => {
     const path = '/aemps/prescripcion.zip';
     publisher.publish(path, buildZip([
-      ...fixtureNames('es-cima').map((name) => ({ name, content: fixture(`es-cima/${name}`) })),
+      // A mirror zip: the AEMPS files with the Ministry's billing CSV beside them.
+      ...fixtureNames('es-cima').filter((n) => n !== 'nomenclator_facturacion_2019.csv').map((name) => ({ name, content: fixture(`es-cima/${name}`) })),
       // A code table the adapter does not read stays in the archive.
       { name: 'DICCIONARIO_ATC.xml', content: Buffer.from('<aemps_prescripcion_atc/>') },
     ]));
     const r = runner(db, syncConfig(publisher, { 'es-cima': path }));
     const [result] = await r.runNow(['es-cima']);
     await r.close();
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: expect.any(Number), skipped: 4 } });
+    // 4 malformed presentations, 2 malformed billing rows and 1 billing row of a product the nomenclátor does not list.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: expect.any(Number), skipped: 7 } });
     expect(await state(db, 'es-cima')).toMatchObject({ last_outcome: 'ok', consecutive_failures: 0 });
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'es-cima'`);
     expect(rows[0]!.n).toBe(7);
+    const price = await db.query<{ amount: number }>(`SELECT (record->'prices'->0->>'amount')::float8 AS amount FROM packs WHERE source = 'es-cima' AND natural_key = '659123'`);
+    expect(price.rows[0]?.amount).toBe(1.96);
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['es-cima', 'ok']);
   });
 

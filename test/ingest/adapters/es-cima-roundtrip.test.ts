@@ -20,7 +20,7 @@ describe('es-cima round trip: nomenclátor → ingest → /v1/drugs/lookup, /v1/
   beforeAll(async () => {
     t = await startTestApp();
     key = await t.key({ tier: 'enterprise' });
-    const files = readdirSync(DIR).filter((n) => n !== 'wrong-root.xml').map((name) => ({ name, content: readFileSync(new URL(name, DIR)) }));
+    const files = readdirSync(DIR).filter((n) => n !== 'wrong-root.xml' && n !== 'nomenclator_facturacion_2019.csv').map((name) => ({ name, content: readFileSync(new URL(name, DIR)) }));
     const { snapshot } = await findAdapter('es-cima')!.parse(files);
     const report = await ingestSnapshot(t.db, snapshot);
     expect(report.tables).toMatchObject({ products: { insert: 6 }, packs: { insert: 7 } });
@@ -37,6 +37,10 @@ describe('es-cima round trip: nomenclátor → ingest → /v1/drugs/lookup, /v1/
       matched_pack: { description: 'METFORMINA CINFA 850 mg COMPRIMIDOS RECUBIERTOS CON PELÍCULA EFG, 50 comprimidos', units: 50, unit: 'comprimidos' },
     });
     expect(body.identifiers).toContainEqual(expect.objectContaining({ system: 'es_nregistro', code: '65213' }));
+    expect(body.matched_pack.prices).toEqual(expect.arrayContaining([
+      expect.objectContaining({ kind: 'public', amount: 1.96, currency: 'EUR' }), expect.objectContaining({ kind: 'reference', amount: 1.96, currency: 'EUR' }),
+    ]));
+    expect(body.generic_groups).toEqual([expect.objectContaining({ code: '1613', role: 'substitutable' })]);
     expect(body._meta.sources.map((s: { id: string }) => s.id)).toContain('es-cima');
     const withControlDigit = await get(`/v1/drugs/lookup?system=cima_codigo&code=${encodeURIComponent('CN 659123.4')}`);
     expect(withControlDigit.statusCode, withControlDigit.body).toBe(200);

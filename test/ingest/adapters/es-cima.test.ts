@@ -7,7 +7,7 @@ import { esDate } from '../../../workers/ingest/adapters/es-cima-presentation.ts
 
 const DIR = new URL('../../fixtures/registers/es-cima/', import.meta.url);
 const file = (name: string): InputFile => ({ name, content: readFileSync(new URL(name, DIR)) });
-const ALL = readdirSync(DIR).filter((n) => n !== 'wrong-root.xml').map(file);
+const ALL = readdirSync(DIR).filter((n) => n !== 'wrong-root.xml' && n !== 'nomenclator_facturacion_2019.csv').map(file);
 
 describe('es-cima adapter', () => {
   const { snapshot, problems, files } = parseEsCima(ALL);
@@ -51,6 +51,7 @@ describe('es-cima adapter', () => {
         key: '659123', description: 'METFORMINA CINFA 850 mg COMPRIMIDOS RECUBIERTOS CON PELÍCULA EFG, 50 comprimidos',
         identifiers: [{ system: 'cima_codigo', code: '659123' }], units: 50, unit: 'comprimidos', marketing_status: 'active',
         dispensing_category: 'Sujeto a prescripción médica',
+        prices: [{ amount: 1.96, currency: 'EUR', kind: 'public' }, { amount: 1.96, currency: 'EUR', kind: 'reference' }],
       },
       expect.objectContaining({ key: '600017', units: 500, marketing_status: 'withdrawn' }),
     ]);
@@ -70,9 +71,34 @@ describe('es-cima adapter', () => {
       { file: 'Prescripcion.xml', line: 469, message: 'CN 654321: nro_definitivo "" is not a registration number' },
       { file: 'Prescripcion.xml', line: 526, message: 'active substance 99999 is not in DICCIONARIO_PRINCIPIOS_ACTIVOS' },
       { file: 'Prescripcion.xml', line: 584, message: 'CN 659123 is listed twice (the first is kept)' },
+      { file: '20261101_Nomenclator_de_Facturacion.csv', line: 7, message: 'Código Nacional "65912X" is not 6 digits' },
+      { file: '20261101_Nomenclator_de_Facturacion.csv', line: 8, message: 'CN 851234: Precio venta al público con IVA "n/d" is not an amount in EUR' },
     ]);
+    expect(files?.at(-1)).toEqual({ file: '20261101_Nomenclator_de_Facturacion.csv', role: 'nomenclátor de facturación', read: 7, kept: 4, skipped: 3 });
     expect(files?.[0]).toEqual({ file: 'Prescripcion.xml', role: 'nomenclátor de prescripción', read: 11, kept: 7, skipped: 4 });
     expect(files?.map((f) => f.file)).toContain('DICCIONARIO_LABORATORIOS.xml');
+  });
+
+  it('adds the billing list: public and reference prices, SNS financing, contribution and homogeneous group', () => {
+    expect(product('65213')?.packs[0]?.prices).toEqual([
+      { amount: 1.96, currency: 'EUR', kind: 'public' }, { amount: 1.96, currency: 'EUR', kind: 'reference' },
+    ]);
+    // The clinical pack is not billed to the health system: no price.
+    expect(product('65213')?.packs[1]?.prices).toBeUndefined();
+    expect(product('65213')).toMatchObject({
+      attributes: { es_financiado_sns: true, es_aportacion: 'NORMAL' },
+      generic_groups: [{ code: '1613', label: 'METFORMINA 850 MG 50 COMPRIMIDOS', role: 'substitutable' }],
+    });
+    expect(product('07409006')?.packs[0]?.prices).toEqual([{ amount: 53.4, currency: 'EUR', kind: 'public' }]);
+    expect(product('70985')?.attributes).toMatchObject({ es_financiado_sns: false });
+  });
+
+  it('reads an older billing list: upper-case headers without accents, semicolons, decimal commas, Windows-1252', () => {
+    const result = parseEsCima([file('Prescripcion.xml'), file('DICCIONARIO_PRINCIPIOS_ACTIVOS.xml'), file('nomenclator_facturacion_2019.csv')]);
+    const metformin = result.snapshot.products?.find((p) => p.key === '65213');
+    expect(metformin?.packs[0]?.prices).toEqual([{ amount: 1.96, currency: 'EUR', kind: 'public' }]);
+    expect(metformin?.attributes).toMatchObject({ es_financiado_sns: true, es_aportacion: 'NORMAL' });
+    expect(result.files?.at(-1)).toMatchObject({ read: 1, kept: 1 });
   });
 
   it('reads without the optional code tables: codes stay unnamed, the situation from the built-in names', () => {
@@ -88,6 +114,8 @@ describe('es-cima adapter', () => {
     const otherNamespace = Buffer.from(readFileSync(new URL('Prescripcion.xml', DIR), 'utf8').replace('schemas.aemps.es/prescripcion/aemps_prescripcion"', 'example.org/other"'));
     expect(() => parseEsCima([{ name: 'Prescripcion.xml', content: otherNamespace }, file('DICCIONARIO_PRINCIPIOS_ACTIVOS.xml')])).toThrow(/namespace/);
     expect(() => parseEsCima([file('Prescripcion.xml')])).toThrow(/DICCIONARIO_PRINCIPIOS_ACTIVOS/);
+    const noPrice = { name: 'Nomenclator_de_Facturacion.csv', content: Buffer.from('Código Nacional,Nombre del producto farmacéutico\r\n659123,X\r\n') };
+    expect(() => parseEsCima([file('Prescripcion.xml'), file('DICCIONARIO_PRINCIPIOS_ACTIVOS.xml'), noPrice])).toThrow(/Precio venta/);
   });
 
   it('reads ISO and day-first dates', () => {

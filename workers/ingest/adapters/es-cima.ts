@@ -13,13 +13,16 @@
  *   authorisation date and situation (Autorizado / Suspendido / Anulado) with its date.
  * - Active substances named through DICCIONARIO_PRINCIPIOS_ACTIVOS as provisional name-keyed
  *   substances (`names.es`), with strength value, unit and the text as written.
- * The nomenclátor carries no prices: those are in the Ministry's nomenclátor de facturación.
+ * The nomenclátor carries no prices: the Ministry's nomenclátor de facturación CSV, when given
+ * beside it, adds the public price with VAT, the reference price, financing, the patient's
+ * contribution and the homogeneous group (es-cima-facturacion.ts).
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, RowError, findFile } from './common.ts';
 import type { InputFile } from './common.ts';
 import { ES_CIMA_DICTIONARIES, readDictionaries } from './es-cima-dictionaries.ts';
+import { ES_FACTURACION_FILE, applyFacturacion, readFacturacion } from './es-cima-facturacion.ts';
 import type { Dictionaries } from './es-cima-dictionaries.ts';
 import { readPresentation } from './es-cima-presentation.ts';
 import { streamRecords, textOf } from './xml-records.ts';
@@ -109,6 +112,12 @@ export function parseEsCima(files: InputFile[]): AdapterResult {
     { file: file.name, role: 'nomenclátor de prescripción', read: ctx.read, kept: ctx.read - ctx.skipped, skipped: ctx.skipped },
     ...reports.map((r) => ({ ...r, skipped: r.read - r.kept })),
   ];
+  const billing = files.find((f) => ES_FACTURACION_FILE.test(f.name.split(/[\\/]/).pop()!));
+  if (billing) {
+    const { rows, read } = readFacturacion(billing, ctx.log);
+    const kept = applyFacturacion(ctx.products.values(), rows);
+    fileReports.push({ file: billing.name, role: 'nomenclátor de facturación', read, kept, skipped: read - kept });
+  }
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,

@@ -179,7 +179,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'es-cima',
-    description: 'Spanish AEMPS nomenclátor de prescripción (Prescripcion.xml from prescripcion.zip) with its code tables (DICCIONARIO_PRINCIPIOS_ACTIVOS.xml required; LABORATORIOS, FORMA_FARMACEUTICA, VIAS_ADMINISTRACION, SITUACION_REGISTRO, UNIDAD_CONTENIDO optional)',
+    description: 'Spanish AEMPS nomenclátor de prescripción (Prescripcion.xml from prescripcion.zip) with its code tables (DICCIONARIO_PRINCIPIOS_ACTIVOS.xml required; LABORATORIOS, FORMA_FARMACEUTICA, VIAS_ADMINISTRACION, SITUACION_REGISTRO, UNIDAD_CONTENIDO optional) and optionally the Ministry of Health nomenclátor de facturación CSV (*Nomenclator_de_Facturacion.csv: prices, financing)',
     files: [ES_CIMA_FILE, ES_CIMA_DICTIONARY_FILES[0]!],
     optionalFiles: ES_CIMA_DICTIONARY_FILES.slice(1),
     parse: async (files) => parseEsCima(files),
