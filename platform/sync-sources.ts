@@ -158,6 +158,20 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
     note: 'The WHOCC sells the ATC/DDD index and publishes no open download: set SYNC_WHO_ATC_URL to your licensed copy.',
   },
+  {
+    // AEMPS "Nomenclátor de prescripción" download (CIMA), regenerated daily: the XML and its code tables in one zip.
+    id: 'es-cima', adapter: 'es-cima', name: 'AEMPS CIMA nomenclátor de prescripción', country: 'ES',
+    url: 'https://listadomedicamentos.aemps.gob.es/prescripcion.zip',
+    downloads: [{ file: 'prescripcion.zip', unzip: { entries: [/^Prescripcion\.xml$/i, /^DICCIONARIO_(?:PRINCIPIOS_ACTIVOS|LABORATORIOS|FORMA_FARMACEUTICA|VIAS_ADMINISTRACION|SITUACION_REGISTRO|UNIDAD_CONTENIDO)\.xml$/i, /Nomenclator_de_Facturacion\.csv$/i] } }],
+    intervalHours: DAILY,
+    note: 'Prices come from the Ministry of Health nomenclátor de facturación CSV, published on another site: to keep them through syncs, set SYNC_ES_CIMA_URL to a zip (a mirror) that also holds *Nomenclator_de_Facturacion.csv.',
+  },
+  {
+    id: 'at-eko', adapter: 'at-eko', name: 'Erstattungskodex (Dachverband)', country: 'AT', url: null,
+    downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz)\.txt$/i] } }],
+    intervalHours: DAILY,
+    note: 'The Dachverband publishes the EKO data carrier monthly on sozialversicherung.at as ehmvMM_YY_teil1.zip under a content link that changes with every release: set SYNC_AT_EKO_URL to the current link.',
+  },
 ];
 
 /** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */

@@ -185,3 +185,23 @@ export function isValidSctConceptId(code: string): boolean {
   const partition = code.slice(-3, -1);
   return (partition === '00' || partition === '10') && isValidVerhoeff(code);
 }
+
+/**
+ * Austrian Pharmazentralnummer check digit (ARGE Pharma, published by the Apothekerkammer):
+ * the six body digits weighted 2 to 7 from the left, sum mod 11; a remainder of 10 is never issued.
+ * Austrian and German PZN7 share the arithmetic but are assigned independently.
+ */
+export function atPznCheckDigit(body6: string): string | null {
+  assertDigits(body6, 'Austrian PZN body');
+  if (body6.length !== 6) throw new RangeError(`Austrian PZN body must have 6 digits, got "${body6}"`);
+  let sum = 0;
+  for (let i = 0; i < 6; i += 1) sum += Number(body6[i]) * (i + 2);
+  const check = sum % 11;
+  return check === 10 ? null : String(check);
+}
+
+/** True for a 7-digit Austrian PZN whose last digit is its mod-11 check digit. */
+export function isValidAtPzn(code7: string): boolean {
+  if (!/^\d{7}$/.test(code7)) return false;
+  return atPznCheckDigit(code7.slice(0, 6)) === code7.slice(6);
+}

@@ -11,6 +11,7 @@ import type { IdentifierSystem, LookupSystem } from './vocabulary.ts';
 import {
   isValidAic, isValidCip13, isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii, pzn8FromPzn7,
 } from './check-digits.ts';
+import { isValidAtPzn } from './check-digits.ts';
 
 export type CodeKind =
   | 'atc' | 'atc_class' | 'ndc' | 'ndc_product' | 'gtin' | 'cip13' | 'cip7' | 'cis' | 'aic' | 'pzn'
@@ -195,6 +196,39 @@ export function normaliseFestId(raw: string): string | null {
   return /^ID_[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/.test(code) ? code : null;
 }
 
+/**
+ * Austrian Pharmazentralnummer: 7 digits with a mod-11 check digit (check-digits.ts), printed
+ * `PZN 1234567` or with its leading zeros dropped by spreadsheets. Not the German PZN: the two
+ * are assigned independently, so they are kept apart (`at_pzn` here, `pzn` for Germany).
+ */
+export function normaliseAtPzn(raw: string): string | null {
+  const code = raw.replace(/^PZN[\s:-]*/i, '').replace(/[\s-]/g, '');
+  if (!/^\d{1,7}$/.test(code)) return null;
+  const padded = code.padStart(7, '0');
+  return isValidAtPzn(padded) ? padded : null;
+}
+
+/**
+ * Austrian Zulassungsnummer (BASG Arzneispezialitätenregister): `1-23456`, `16.345`, the newer
+ * purely numeric `140123`, or an EU number for central authorisations; a `Z.Nr.` prefix and
+ * spaces are dropped, letters compared upper case.
+ */
+export function normaliseAtZulassungsnummer(raw: string): string | null {
+  const code = raw.replace(/^Z\.?\s*-?\s*NR\.?[\s:]*/i, '').replace(/\s+/g, '').toUpperCase();
+  return /^[0-9A-Z][0-9A-Z./-]{0,24}$/.test(code) && /\d/.test(code) ? code : null;
+}
+
+/** Spanish registration number (AEMPS `nregistro`, `nro_definitivo`): as written, dots and spaces dropped (`62.693` → `62693`). */
+export function normaliseEsNregistro(raw: string): string | null {
+  const code = raw.replace(/[\s.]/g, '').toUpperCase();
+  return /^[0-9A-Z-]{1,15}$/.test(code) && /\d/.test(code) ? code : null;
+}
+
+/** A 7-digit number read as an Austrian PZN where its check digit holds. */
+function detectAtPzn(q: string): CodeCandidate[] {
+  return /^\d{7}$/.test(q) && isValidAtPzn(q) ? [{ kind: 'national', system: 'at_pzn', code: q }] : [];
+}
+
 function national(system: LookupSystem, code: string): CodeCandidate {
   return { kind: 'national', system, code };
 }
@@ -259,6 +293,7 @@ export function detectCodes(q: string): CodeCandidate[] {
     ...detectAicPzn(compact),
     ...detectNationalDigits(compact),
     ...detectNationalPrefixed(compact),
+    ...detectAtPzn(compact),
     ...detectUnii(compact),
     ...detectRxcui(compact),
   ];
@@ -365,6 +400,10 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
   dmd_vmppid: (raw) => NORMALISERS.dmd_amppid(raw),
   dmd_apid: (raw) => NORMALISERS.dmd_amppid(raw),
   dmd_vtmid: (raw) => NORMALISERS.dmd_amppid(raw),
+  // No published FHIR NamingSystem URI was found for these three national numbers.
+  es_nregistro: normaliseEsNregistro,
+  at_pzn: normaliseAtPzn,
+  at_zulassungsnummer: normaliseAtZulassungsnummer,
   // Free-form national numbers: compared upper case without spaces.
   national: (raw) => {
     const code = raw.replace(/\s+/g, '').toUpperCase();

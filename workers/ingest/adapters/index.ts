@@ -27,6 +27,8 @@ import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
+import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
+import { AT_EKO_FILE, AT_EKO_OPTIONAL_FILES, parseAtEko } from './at-eko.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -174,6 +176,20 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
     files: ['snapshot.json'],
     parse: parseSingle('snapshot.json', parseJsonSnapshot),
+  },
+  {
+    id: 'es-cima',
+    description: 'Spanish AEMPS nomenclátor de prescripción (Prescripcion.xml from prescripcion.zip) with its code tables (DICCIONARIO_PRINCIPIOS_ACTIVOS.xml required; LABORATORIOS, FORMA_FARMACEUTICA, VIAS_ADMINISTRACION, SITUACION_REGISTRO, UNIDAD_CONTENIDO optional) and optionally the Ministry of Health nomenclátor de facturación CSV (*Nomenclator_de_Facturacion.csv: prices, financing)',
+    files: [ES_CIMA_FILE, ES_CIMA_DICTIONARY_FILES[0]!],
+    optionalFiles: ES_CIMA_DICTIONARY_FILES.slice(1),
+    parse: async (files) => parseEsCima(files),
+  },
+  {
+    id: 'at-eko',
+    description: 'Austrian Erstattungskodex data carrier of the Dachverband (ehmvMM_YY_teil1.zip: medikament.txt required; wirkstoff.txt, atccode.txt, rezeptpflicht.txt, regeltext.txt, medikament_zusatz.txt optional; fixed width, Windows-1252)',
+    files: [AT_EKO_FILE],
+    optionalFiles: AT_EKO_OPTIONAL_FILES,
+    parse: async (files) => parseAtEko(files),
   },
 ];
 
