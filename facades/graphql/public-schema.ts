@@ -4,7 +4,7 @@
  * its real domain resolver and appears as soon as its domain adds it to the internal
  * schema; mutations and every type only reachable from other fields drop out.
  */
-import { GraphQLObjectType, GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { GraphQLObjectType, GraphQLSchema, getNullableType, lexicographicSortSchema, printSchema } from 'graphql';
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap } from 'graphql';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../resolvers/accounts/tiers.ts';
@@ -21,11 +21,16 @@ export const PUBLIC_FIELD_SCOPES: Readonly<Record<string, Scope>> = { changes: '
 
 type Field = GraphQLFieldConfig<unknown, RequestContext>;
 
-/** Wraps a field's resolver with the scope check; the domain resolver still answers. */
+/**
+ * Wraps a field's resolver with the scope check; the domain resolver still answers. The
+ * field becomes nullable in the public view: a refused non-null field would null the whole
+ * `data`, and the other fields of the query must still answer.
+ */
 function withScope(name: string, field: Field, scope: Scope): Field {
   const resolve = field.resolve;
   return {
     ...field,
+    type: getNullableType(field.type),
     description: `${field.description ?? ''}${field.description ? '\n\n' : ''}Needs the scope \`${scope}\` besides \`graphql:query\`.`,
     resolve(source, args, ctx, info) {
       const principal = ctx.principal;

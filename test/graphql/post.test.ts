@@ -97,10 +97,11 @@ describe('POST /v1/graphql', () => {
 
   it('refuses the changes field to a key without changes:read, field by field', async () => {
     const narrow = await t.key({ tier: 'pro', scopes: ['graphql:query'] });
-    const res = await post({ query: '{ changes(limit: 1) { changes { id } } }' }, bearer(narrow));
+    const res = await post({ query: '{ changes(limit: 1) { changes { id } } atc(code: "N02") { code } }' }, bearer(narrow));
     expect(res.statusCode).toBe(200);
+    // The refused field answers null; the rest of the query still answers.
     expect(res.json()).toEqual({
-      data: null,
+      data: { changes: null, atc: { code: 'N02' } },
       errors: [{
         message: 'The field changes needs the scope changes:read.',
         locations: [{ line: 1, column: 3 }],
@@ -112,6 +113,15 @@ describe('POST /v1/graphql', () => {
     expect(allowed.statusCode).toBe(200);
     expect(allowed.json().errors).toBeUndefined();
     expect(Array.isArray(allowed.json().data.changes.changes)).toBe(true);
+  });
+
+  it('refuses a malformed rxcui as REST does, instead of answering null', async () => {
+    const res = await post({ query: '{ rxnorm(rxcui: "1 OR 1=1") { rxcui } }' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ rxnorm: null });
+    expect(res.json().errors[0]).toMatchObject({
+      message: 'Invalid request: rxcui must be an RxNorm concept id of 1 to 10 digits.', path: ['rxnorm'], extensions: { code: 'validation' },
+    });
   });
 
   it('answers 405 with allow for other verbs', async () => {

@@ -88,7 +88,7 @@ describe('buildPublicSchema', () => {
 
   it('refuses changes to a key without changes:read with a forbidden error naming the scope', async () => {
     const result = (await execute({ schema: view, document: parse('{ changes { id } }'), contextValue: { principal: principal(['graphql:query']) } })) as ExecutionResult;
-    expect(result.data).toBeNull();
+    expect(result.data).toEqual({ changes: null });
     const original = result.errors?.[0]?.originalError;
     expect(original).toBeInstanceOf(ApiError);
     expect((original as ApiError).toBody()).toEqual({
