@@ -158,6 +158,19 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
     note: 'The WHOCC sells the ATC/DDD index and publishes no open download: set SYNC_WHO_ATC_URL to your licensed copy.',
   },
+  {
+    // Fimea "Perusrekisteri": the basic register as a zip of ; separated text files, twice a month.
+    id: 'fi-fimea', adapter: 'fi-fimea', name: 'Fimea basic register of medicinal products', country: 'FI', url: null,
+    downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/^pakkaus\d*\.txt$/i, /^laakeaine\d*\.txt$/i] } }],
+    intervalHours: DAILY,
+    note: 'Fimea links each release of the basic register under a new document address on fimea.fi/laakehaut_ja_luettelot/perusrekisteri: set SYNC_FI_FIMEA_URL to the current zip (PAKKAUS and LAAKEAINE files). Kela\'s price list is loaded beside it with `drugref ingest fi-fimea`.',
+  },
+  {
+    id: 'se-tlv', adapter: 'se-tlv', name: 'TLV medicine prices and reimbursement', country: 'SE', url: null,
+    downloads: [{ file: 'tlv_lakemedel.xlsx' }],
+    intervalHours: DAILY,
+    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export.',
+  },
 ];
 
 /** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */

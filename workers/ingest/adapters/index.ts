@@ -27,6 +27,8 @@ import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
+import { FI_KELA_FILE, FI_LAAKEAINE_FILE, FI_PAKKAUS_FILE, parseFiFimea } from './fi-fimea.ts';
+import { SE_TLV_FILE, parseSeTlv } from './se-tlv.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -174,6 +176,19 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
     files: ['snapshot.json'],
     parse: parseSingle('snapshot.json', parseJsonSnapshot),
+  },
+  {
+    id: 'fi-fimea',
+    description: 'Finnish Fimea basic register (perusrekisteri PAKKAUS and LAAKEAINE, ; separated Windows ANSI) with Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers',
+    files: [FI_PAKKAUS_FILE],
+    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE],
+    parse: async (files) => parseFiFimea(files),
+  },
+  {
+    id: 'se-tlv',
+    description: 'Swedish TLV medicine price list by Varunummer (xlsx, or ; separated Windows-1252/UTF-8 text): AIP, AUP in SEK, förmånsstatus, NPL-id and NPL pack id',
+    files: [SE_TLV_FILE],
+    parse: async (files) => parseSeTlv(single(files, SE_TLV_FILE)),
   },
 ];
 
