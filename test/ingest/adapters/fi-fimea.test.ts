@@ -51,7 +51,8 @@ describe('fi-fimea adapter: Fimea basic register with Kela prices', () => {
       ingredients: [{ unii: 'name:METFORMIINIHYDROKLORIDI', strength_value: 500, strength_unit: 'mg', strength_text: '500 mg' }],
       attributes: { vahvuus: '500 mg', substituutioryhma: '1087' },
     });
-    expect(product('Burana')).toMatchObject({ authorised_on: '2005-01-12', previous_names: [{ name: 'Burana-Caps' }] });
+    expect(product('Burana')).toMatchObject({ authorised_on: '2005-01-12', previous_names: [{ name: 'Burana-Caps' }], marketing_status: 'withdrawn' });
+    expect(product('Metformin Orion')?.marketing_status).toBe('active');
     expect(product('Valerian Herbapharm')?.atc_code).toBeUndefined();
     expect(result.snapshot.substances).toContainEqual({ unii: 'name:APIKSABAANI', name: 'apiksabaani', names: { fi: 'apiksabaani' }, provisional: true });
   });

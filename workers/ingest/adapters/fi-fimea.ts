@@ -107,6 +107,15 @@ function addSubstanceRow(row: DelimitedTable['rows'][number], ctx: Context): voi
   if (!pack.product.ingredients.some((i) => i.unii === unii)) pack.product.ingredients.push({ unii });
 }
 
+/** A product is on the market while one of its packs is (KAUPAN), withdrawn once all are off it. */
+function applyMarketStatus(products: Iterable<ProductEntry>): void {
+  for (const product of products) {
+    const statuses = product.packs.map((p) => p.marketing_status);
+    if (statuses.includes('active')) product.marketing_status = 'active';
+    else if (statuses.length > 0 && statuses.every((s) => s === 'withdrawn')) product.marketing_status = 'withdrawn';
+  }
+}
+
 /** A single-substance product's strength from VAHVUUS (`500 mg`, `100 yksikköä/ml`), as written. */
 function applyStrengths(products: Iterable<ProductEntry>): void {
   for (const product of products) {
@@ -151,6 +160,7 @@ export async function parseFiFimea(files: InputFile[]): Promise<AdapterResult> {
   // An empty register would delete every stored pack of the source on ingest: refuse it instead.
   if (ctx.packs.size === 0) throw new FileRejectedError(FI_PAKKAUS_FILE, 'no usable pack rows below the header');
   applyStrengths(ctx.products.values());
+  applyMarketStatus(ctx.products.values());
   for (const pack of ctx.packs.values()) delete (pack as Partial<typeof pack>).product;
   return {
     snapshot: {
