@@ -1,6 +1,6 @@
 /**
  * Sync of the Swedish and Finnish sources against the local fake publisher: Fimea's register as
- * a zip of text files (only the pack and substance files are handed on), TLV's list as one file.
+ * a zip of text files (the pack, substance and Kela price files are handed on), TLV's list as one file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../helpers/db.ts';
@@ -36,15 +36,18 @@ describe('SE and FI sync sources', () => {
     publisher.publish(FIMEA_PATH, buildZip([
       { name: 'pakkaus1.txt', content: fixture('fi-fimea/PAKKAUS.txt') },
       { name: 'laakeaine1.txt', content: fixture('fi-fimea/LAAKEAINE.txt') },
+      { name: 'kela_hinnat.txt', content: fixture('fi-fimea/kela_hinnat.txt') },
       { name: 'atc.txt', content: Buffer.from('ATCKOODI;SELITES\r\nA10BA02;metformiini\r\n') },
     ]));
     const r = runner(db, syncConfig(publisher, { 'fi-fimea': FIMEA_PATH }));
     const [result] = await r.runNow(['fi-fimea']);
     await r.close();
-    // The fixture's rows as the adapter reports them: 8 + 7 read, 2 + 1 malformed.
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 15, kept: 12, skipped: 3 } });
+    // The fixture's rows as the adapter reports them: 8 + 7 + 6 read, 2 + 1 + 2 malformed; atc.txt is not handed on.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 21, kept: 16, skipped: 5 } });
     expect((result as SyncResult).changes).toBeGreaterThan(0);
-    expect((await state(db, 'fi-fimea')).rows_kept).toBe(12);
+    expect((await state(db, 'fi-fimea')).rows_kept).toBe(16);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'fi-fimea' AND record -> 'prices' @> '[{\"currency\": \"EUR\"}]'");
+    expect(rows[0]!.n).toBe(4);
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['fi-fimea', 'ok']);
   });
 
