@@ -169,7 +169,7 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     id: 'se-tlv', adapter: 'se-tlv', name: 'TLV medicine prices and reimbursement', country: 'SE', url: null,
     downloads: [{ file: 'tlv_lakemedel.xlsx' }],
     intervalHours: DAILY,
-    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export.',
+    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export. NPL product files belong to the same source: a sync reloads the list without them.',
   },
 ];
 

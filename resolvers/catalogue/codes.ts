@@ -243,23 +243,17 @@ function detectRxcui(q: string): CodeCandidate[] {
 }
 
 /**
- * Swedish NPL ids (product `NPL-id`, pack `NPL-pack-id`): 14 digits that begin with the date the
- * id was issued (`YYYYMMDD` + 6 digits, e.g. 20030101100055). Offered only when the digits are not
- * also a valid GTIN-14, so a query never reads as both.
+ * Swedish NPL ids (product `NPL-id`, pack `NPL-pack-id`): 14 digits, most led by the date the id
+ * was issued (20030101100055), licence products by 1001 (10010101000011). Offered only when the
+ * digits are not also a valid GTIN-14, so a query never reads as both.
  */
 function detectSwedishNpl(q: string): CodeCandidate[] {
-  if (!isNplShaped(q) || isValidGtin(q)) return [];
+  if (!NPL_SHAPE.test(q) || isValidGtin(q)) return [];
   return [{ kind: 'national', system: 'se_npl_id', code: q }, { kind: 'national', system: 'se_npl_pack_id', code: q }];
 }
 
-/** 14 digits led by a real date of 1900-2099 (`YYYYMMDD`). */
-function isNplShaped(code: string): boolean {
-  const m = /^((?:19|20)\d{2})(\d{2})(\d{2})\d{6}$/.exec(code);
-  if (!m) return false;
-  const iso = `${m[1]}-${m[2]}-${m[3]}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso);
-}
+/** NPL ids as Läkemedelsverket issues them: 14 digits beginning with 1 or 2. */
+const NPL_SHAPE = /^[12]\d{13}$/;
 
 /**
  * Every reading of `q` as a code, in the spec's order; [] for a plain name.
@@ -391,9 +385,9 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
     return code === '' ? null : code;
   },
   // Swedish NPL product id (Läkemedelsverket's NPL-id of a medicinal product).
-  se_npl_id: (raw) => (isNplShaped(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
+  se_npl_id: (raw) => (NPL_SHAPE.test(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
   // Swedish NPL pack id; FHIR system http://electronichealth.se/identifier/nplpackid (its Varunummer: .../identifier/varunr).
-  se_npl_pack_id: (raw) => (isNplShaped(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
+  se_npl_pack_id: (raw) => (NPL_SHAPE.test(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
   // Finnish Vnr (Nordic article number, 6 digits) as Fimea and Kela print it; leading zeros kept.
   fi_vnr: (raw) => digits(raw, 6, 6),
 };

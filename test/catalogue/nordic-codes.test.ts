@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { detectCodes, normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
 
 describe('Swedish NPL ids and the Finnish Vnr', () => {
-  it('normalises NPL ids: 14 digits led by their date of issue, spaces and dashes dropped', () => {
+  it('normalises NPL ids: 14 digits led by 1 or 2 (date of issue, or 1001 for licence products), spaces dropped', () => {
     expect(normaliseIdentifier('se_npl_id', '20050120000091')).toBe('20050120000091');
+    expect(normaliseIdentifier('se_npl_id', '10010101000011')).toBe('10010101000011');
     expect(normaliseIdentifier('se_npl_pack_id', '20050216 100245')).toBe('20050216100245');
-    expect(normaliseIdentifier('se_npl_id', '20051320000091')).toBeNull(); // month 13
     expect(normaliseIdentifier('se_npl_id', '2005012000009')).toBeNull();
     expect(normaliseIdentifier('se_npl_pack_id', '30050216100245')).toBeNull();
   });

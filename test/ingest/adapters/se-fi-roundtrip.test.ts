@@ -3,7 +3,7 @@
  * se-tlv` and `drugref ingest fi-fimea` run) → the HTTP answers a pharmacist there would check:
  * a Varunummer or Vnr, an authorisation number, an NPL id, a name search and the drug record.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';
 import { ingestSnapshot } from '../../../workers/ingest/engine.ts';
@@ -32,8 +32,9 @@ describe('SE and FI round trip: TLV list and Fimea register with Kela prices →
   beforeAll(async () => {
     t = await startTestApp();
     key = await t.key({ tier: 'enterprise' });
-    const se = await findAdapter('se-tlv')!.parse([fixture('se-tlv', 'tlv_lakemedel.csv')]);
-    expect((await ingestSnapshot(t.db, se.snapshot)).tables).toMatchObject({ products: { insert: 5 }, packs: { insert: 6 } });
+    const npl = readdirSync(new URL('../../fixtures/registers/se-tlv/npl/', import.meta.url)).map((n) => fixture('se-tlv/npl', n));
+    const se = await findAdapter('se-tlv')!.parse([fixture('se-tlv', 'tlv_lakemedel.csv'), ...npl]);
+    expect((await ingestSnapshot(t.db, se.snapshot)).tables).toMatchObject({ products: { insert: 8 }, packs: { insert: 10 } });
     const fi = await findAdapter('fi-fimea')!.parse(['PAKKAUS.txt', 'LAAKEAINE.txt', 'kela_hinnat.txt'].map((n) => fixture('fi-fimea', n)));
     expect((await ingestSnapshot(t.db, fi.snapshot)).tables).toMatchObject({ products: { insert: 5 }, packs: { insert: 6 } });
   }, 120_000);
@@ -53,9 +54,15 @@ describe('SE and FI round trip: TLV list and Fimea register with Kela prices →
     expect(body._meta.sources.map((s: { id: string }) => s.id)).toContain('se-tlv');
   });
 
-  it('finds Swedish products by name and by NPL id typed into the search', async () => {
+  it('finds Swedish products by name and by NPL id typed into the search, NPL-only products included', async () => {
     expect((await search('metformin', 'SE')).map((r) => r.product_name)).toContain('Metformin Teva 500 mg Filmdragerad tablett');
     expect((await search('20050120000091', 'SE')).map((r) => r.product_name)).toEqual(['Metformin Teva 500 mg Filmdragerad tablett']);
+    expect((await search('20130115100016', 'SE')).map((r) => r.product_name)).toEqual(['Alvedon 500 mg']);
+  });
+
+  it('answers a Varunummer with the prescription status NPL gives its pack', async () => {
+    const body = await lookup('se_varunummer', '112467');
+    expect(body).toMatchObject({ product_name: 'Ibuprofen Orifarm 400 mg Filmdragerad tablett', marketing_status: 'withdrawn', matched_pack: { dispensing_category: 'receptfri' } });
   });
 
   it('answers a Finnish authorisation number and a centrally authorised EU pack number as fi_myyntilupa', async () => {

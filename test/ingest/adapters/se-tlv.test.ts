@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';
-import { parseSeTlv } from '../../../workers/ingest/adapters/se-tlv.ts';
+import { parseSeTlv, parseSeTlvFiles } from '../../../workers/ingest/adapters/se-tlv.ts';
 
+const NPL_DIR = new URL('../../fixtures/registers/se-tlv/npl/', import.meta.url);
+const nplFiles = () => readdirSync(NPL_DIR).sort().map((name) => ({ name, content: readFileSync(new URL(name, NPL_DIR)) }));
 const csv = () => ({ name: 'tlv_lakemedel.csv', content: readFileSync(new URL('../../fixtures/registers/se-tlv/tlv_lakemedel.csv', import.meta.url)) });
 
 /** An older xlsx export: other header wording, numbers and dates as cells, Varunummer cut of its zero. */
@@ -81,5 +83,48 @@ describe('se-tlv adapter: TLV price list (CSV, Windows-1252, CRLF, title rows, d
 
   it('rejects a file without a Varunummer header', async () => {
     await expect(parseSeTlv({ name: 'x.csv', content: Buffer.from('Namn;Pris\r\nA;1,00\r\n') })).rejects.toThrow(FileRejectedError);
+  });
+});
+
+describe('se-tlv adapter: Läkemedelsverket NPL product files beside the list', () => {
+  const joined = async () => parseSeTlvFiles([csv(), ...nplFiles()]);
+
+  it('reads one product per NPL file (namespaces urn:schemas-npl) and reports an unusable one with its line', async () => {
+    const { files, problems } = await joined();
+    expect(files).toEqual([
+      { file: 'tlv_lakemedel.csv', role: 'TLV läkemedel', read: 9, kept: 6, skipped: 3 },
+      { file: '10010101000011.xml and 5 more NPL files', role: 'NPL medprod', read: 6, kept: 5, skipped: 1 },
+    ]);
+    expect(problems.at(-1)).toEqual({ file: '20991231X00001.xml', line: 3, message: 'nplid "20991231X00001" is not a 14-digit NPL id' });
+  });
+
+  it('adds NPL facts to the TLV product of the same NPL-id, and its packages TLV does not list', async () => {
+    const products = (await joined()).snapshot.products!;
+    const metformin = products.find((p) => p.key === '20050120000091')!;
+    expect(metformin.attributes).toEqual({ styrka: '500 mg', formansstatus: 'Beviljad', npl_lakemedelsform: 'FICOTA' });
+    expect(metformin.packs.map((p) => [p.key, p.dispensing_category])).toEqual([
+      ['047829', 'receptbelagd'], ['163521', 'receptbelagd'], ['20050216100276', 'receptbelagd'],
+    ]);
+    expect(metformin.packs[2]).toMatchObject({ description: 'Blister, 30 tabletter', units: 30, identifiers: [{ system: 'se_npl_pack_id', code: '20050216100276' }] });
+    const ibuprofen = products.find((p) => p.key === '20090318000046')!;
+    expect(ibuprofen).toMatchObject({ marketing_status: 'withdrawn', packs: [{ key: '112467', dispensing_category: 'receptfri', marketing_status: 'withdrawn' }] });
+  });
+
+  it('adds products TLV does not list: an OTC medicine, a licence product (1001 id) and a narcotic on list II', async () => {
+    const products = (await joined()).snapshot.products!;
+    expect(products.find((p) => p.key === '20130101000028')).toMatchObject({
+      country: 'SE', product_name: 'Alvedon 500 mg', brand: 'Alvedon', atc_code: 'N02BE01', identifiers: [{ system: 'se_npl_id', code: '20130101000028' }],
+      packs: [{ key: '20130115100016', description: 'Blister, 20 tabletter', units: 20, dispensing_category: 'receptfri' }],
+    });
+    expect(products.find((p) => p.key === '10010101000011')).toMatchObject({
+      attributes: { npl_produktklass: 'LIC' }, packs: [{ key: '20131105100082', description: 'Licensförpackning' }],
+    });
+    expect(products.find((p) => p.key === '20180606000012')?.packs[0]).toMatchObject({ narcotic_list: 'II' });
+  });
+
+  it('refuses an XML file that is not an NPL product, and NPL files without a TLV list', async () => {
+    const other = { name: '20050120000091.xml', content: Buffer.from('<?xml version="1.0"?>\n<medprod xmlns="urn:other"><nplid>20050120000091</nplid></medprod>') };
+    await expect(parseSeTlvFiles([csv(), other])).rejects.toThrow(/not an NPL product document/);
+    await expect(parseSeTlvFiles(nplFiles())).rejects.toThrow(FileRejectedError);
   });
 });

@@ -28,7 +28,7 @@ import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { FI_KELA_FILE, FI_LAAKEAINE_FILE, FI_PAKKAUS_FILE, parseFiFimea } from './fi-fimea.ts';
-import { SE_TLV_FILE, parseSeTlv } from './se-tlv.ts';
+import { SE_TLV_FILE, parseSeTlvFiles } from './se-tlv.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -186,9 +186,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'se-tlv',
-    description: 'Swedish TLV medicine price list by Varunummer (xlsx, or ; separated Windows-1252/UTF-8 text): AIP, AUP in SEK, förmånsstatus, NPL-id and NPL pack id',
+    description: 'Swedish TLV medicine price list by Varunummer (xlsx, or ; separated Windows-1252/UTF-8 text): AIP, AUP in SEK, förmånsstatus, NPL-id and NPL pack id; optionally Läkemedelsverket NPL product files (<NPL-id>.xml) beside it',
     files: [SE_TLV_FILE],
-    parse: async (files) => parseSeTlv(single(files, SE_TLV_FILE)),
+    optionalFiles: ['<NPL-id>.xml'],
+    parse: async (files) => parseSeTlvFiles(files),
   },
 ];
 

@@ -10,18 +10,23 @@
  * - Prices in SEK: AIP as `ex_factory`, AUP as `public`, dated by the list's Datum column.
  * - Product: the packs of one NPL-id (se_npl_id); the substance as a provisional entry with its
  *   Swedish name; the förmånsstatus of its packs as the attribute `formansstatus`.
+ * - Optionally Läkemedelsverket's NPL product files beside the list (se-npl-merge.ts): sales
+ *   stop, product class, OTC status and narcotic class, and the products TLV does not list.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, RowError, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import { readDelimitedTable } from './delimited-table.ts';
+import { joinNplProducts } from './se-npl-merge.ts';
+import { NplProductError, looksLikeNplProduct, parseNplProduct } from './se-npl-xml.ts';
+import type { NplProduct } from './se-npl-xml.ts';
 import { isTlvHeader, tlvPack, tlvProduct, tlvProductKey, tlvRow, varunummerOf } from './se-tlv-rows.ts';
 import type { TlvRow } from './se-tlv-rows.ts';
 
 export const SE_TLV_SOURCE: SourceInfo = {
   id: 'se-tlv',
-  name: 'TLV läkemedelsdatabas (priser och förmånsstatus)',
+  name: 'TLV läkemedelsdatabas (priser och förmånsstatus) with Läkemedelsverket NPL',
   country: 'SE',
   // TLV's prices change at the start of each month; a month without a sync is stale.
   refresh_interval_hours: 24 * 31,
@@ -59,6 +64,34 @@ function addRow(get: TlvRow, ctx: Context): void {
 
 /** Parses a TLV price list; rows that cannot be used are reported with their line and skipped. */
 export async function parseSeTlv(file: InputFile): Promise<AdapterResult> {
+  return parseSeTlvFiles([file]);
+}
+
+/** NPL product files: each parsed on its own, a file with an unusable product reported and skipped. */
+function readNpl(files: InputFile[], log: ProblemLog): { products: NplProduct[]; report: FileReport } {
+  const products: NplProduct[] = [];
+  for (const file of files) {
+    try {
+      products.push(parseNplProduct(file));
+    } catch (error) {
+      if (!(error instanceof NplProductError)) throw error;
+      log.add(file.name, error.line, error.message);
+    }
+  }
+  // One report for the export's thousands of product files, named by the first.
+  const name = files.length === 1 ? files[0]!.name : `${files[0]!.name} and ${files.length - 1} more NPL files`;
+  return { products, report: { file: name, role: 'NPL medprod', read: files.length, kept: products.length, skipped: files.length - products.length } };
+}
+
+/**
+ * Parses TLV's list together with any NPL product files (`<NPL-id>.xml` of the NPL export);
+ * exactly one TLV list is needed, the NPL files are optional.
+ */
+export async function parseSeTlvFiles(files: InputFile[]): Promise<AdapterResult> {
+  const nplFiles = files.filter((f) => looksLikeNplProduct(f.content));
+  const lists = files.filter((f) => !nplFiles.includes(f));
+  if (lists.length !== 1) throw new FileRejectedError(lists[1]?.name ?? SE_TLV_FILE, `expected one TLV list beside the NPL files, got ${lists.length}`);
+  const file = lists[0]!;
   const table = await readDelimitedTable(file, isTlvHeader, 'Varunummer, a product name and AIP or AUP');
   const ctx: Context = { log: new ProblemLog(), products: new Map(), substances: new Map(), statuses: new Map(), packKeys: new Set() };
   let skipped = 0;
@@ -75,9 +108,15 @@ export async function parseSeTlv(file: InputFile): Promise<AdapterResult> {
   // An empty list would delete every stored pack of the source on ingest: refuse it instead.
   if (ctx.packKeys.size === 0) throw new FileRejectedError(file.name, 'no usable Varunummer rows below the header');
   for (const [product, statuses] of ctx.statuses) product.attributes = { ...product.attributes, formansstatus: [...statuses].join(' / ') };
+  const reports: FileReport[] = [{ file: file.name, role: 'TLV läkemedel', read: table.rows.length, kept: table.rows.length - skipped, skipped }];
+  if (nplFiles.length > 0) {
+    const npl = readNpl(nplFiles, ctx.log);
+    joinNplProducts(ctx.products, npl.products);
+    reports.push(npl.report);
+  }
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: SE_TLV_SOURCE, substances: [...ctx.substances.values()], products: [...ctx.products.values()] },
     problems: ctx.log.problems,
-    files: [{ file: file.name, role: 'TLV läkemedel', read: table.rows.length, kept: table.rows.length - skipped, skipped }],
+    files: reports,
   };
 }
