@@ -57,10 +57,14 @@ async function readAll(files: InputFile[]): Promise<Read[]> {
   return read;
 }
 
+/** A pack and the product it was placed in. */
+interface Placed { pack: PackEntry; product: ProductEntry }
+
 interface Context {
   log: ProblemLog;
   products: Map<string, ProductEntry>;
-  packs: Map<string, PackEntry & { product: ProductEntry }>;
+  /** Packs by PAKKAUSNRO, with the product each belongs to. */
+  packs: Map<string, Placed>;
   substances: Map<string, SubstanceEntry>;
 }
 
@@ -93,18 +97,18 @@ function addPackRow(row: DelimitedTable['rows'][number], ctx: Context): void {
     ctx.products.set(key, product);
   }
   product.packs.push(pack);
-  ctx.packs.set(pack.key, Object.assign(pack, { product }));
+  ctx.packs.set(pack.key, { pack, product });
 }
 
 /** LAAKEAINE: the substances of a pack's product, with the product's strength when it has one substance. */
 function addSubstanceRow(row: DelimitedTable['rows'][number], ctx: Context): void {
-  const pack = ctx.packs.get(row.get('pakkausnro'));
-  if (!pack) throw new RowError(`PAKKAUSNRO "${row.get('pakkausnro')}" is not in the pack file`);
+  const placed = ctx.packs.get(row.get('pakkausnro'));
+  if (!placed) throw new RowError(`PAKKAUSNRO "${row.get('pakkausnro')}" is not in the pack file`);
   const name = row.get('ainenimi');
   if (name === '') throw new RowError(`PAKKAUSNRO ${row.get('pakkausnro')}: no AINENIMI`);
   const unii = provisionalNameKey(name);
   if (!ctx.substances.has(unii)) ctx.substances.set(unii, { unii, name, names: { fi: name }, provisional: true });
-  if (!pack.product.ingredients.some((i) => i.unii === unii)) pack.product.ingredients.push({ unii });
+  if (!placed.product.ingredients.some((i) => i.unii === unii)) placed.product.ingredients.push({ unii });
 }
 
 /** A product is on the market while one of its packs is (KAUPAN), withdrawn once all are off it. */
@@ -129,15 +133,16 @@ function applyStrengths(products: Iterable<ProductEntry>): void {
   }
 }
 
-function addKelaRow(header: string[], row: DelimitedTable['rows'][number], ctx: Context, byVnr: Map<string, PackEntry & { product: ProductEntry }>): void {
+function addKelaRow(header: string[], row: DelimitedTable['rows'][number], byVnr: Map<string, Placed>): void {
   const kela = kelaPrices(header, row);
-  const pack = byVnr.get(kela.vnr);
-  if (!pack) throw new RowError(`Vnr ${kela.vnr} is not in Fimea's pack file`);
+  const placed = byVnr.get(kela.vnr);
+  if (!placed) throw new RowError(`Vnr ${kela.vnr} is not in Fimea's pack file`);
+  const { pack, product } = placed;
   pack.prices = [...(pack.prices ?? []), ...kela.prices];
   if (kela.reimbursementRate !== undefined) pack.reimbursement_rate_percent = kela.reimbursementRate;
   if (kela.withdrawing) pack.availability = 'poistumassa';
-  if (kela.substitutionGroup && !pack.product.attributes?.substituutioryhma) {
-    pack.product.attributes = { ...pack.product.attributes, substituutioryhma: kela.substitutionGroup };
+  if (kela.substitutionGroup && !product.attributes?.substituutioryhma) {
+    product.attributes = { ...product.attributes, substituutioryhma: kela.substitutionGroup };
   }
 }
 
@@ -148,12 +153,12 @@ export async function parseFiFimea(files: InputFile[]): Promise<AdapterResult> {
   const order: Role[] = ['PAKKAUS', 'LAAKEAINE', 'Kela'];
   const reports = new Map<Read, FileReport>();
   for (const role of order) {
-    const byVnr = new Map([...ctx.packs.values()].flatMap((p) => p.identifiers.filter((i) => i.system === 'fi_vnr').map((i) => [i.code, p] as const)));
+    const byVnr = new Map([...ctx.packs.values()].flatMap((p) => p.pack.identifiers.filter((i) => i.system === 'fi_vnr').map((i) => [i.code, p] as const)));
     for (const r of read.filter((x) => x.role === role)) {
       reports.set(r, eachRow(r, ctx.log, (row) => {
         if (role === 'PAKKAUS') addPackRow(row, ctx);
         else if (role === 'LAAKEAINE') addSubstanceRow(row, ctx);
-        else addKelaRow(r.table.header, row, ctx, byVnr);
+        else addKelaRow(r.table.header, row, byVnr);
       }));
     }
   }
@@ -161,7 +166,6 @@ export async function parseFiFimea(files: InputFile[]): Promise<AdapterResult> {
   if (ctx.packs.size === 0) throw new FileRejectedError(FI_PAKKAUS_FILE, 'no usable pack rows below the header');
   applyStrengths(ctx.products.values());
   applyMarketStatus(ctx.products.values());
-  for (const pack of ctx.packs.values()) delete (pack as Partial<typeof pack>).product;
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
