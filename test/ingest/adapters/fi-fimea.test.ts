@@ -5,6 +5,7 @@ import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { parseFiFimea } from '../../../workers/ingest/adapters/fi-fimea.ts';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';
 import type { PackEntry } from '../../../workers/ingest/snapshot.ts';
+import { normalisePackUnit } from '../../../resolvers/catalogue/pack-size.ts';
 
 const fixture = (name: string) => ({ name, content: readFileSync(new URL(`../../fixtures/registers/fi-fimea/${name}`, import.meta.url)) });
 const FILES = ['PAKKAUS.txt', 'LAAKEAINE.txt', 'kela_hinnat.txt'];
@@ -71,6 +72,10 @@ describe('fi-fimea adapter: Fimea basic register with Kela prices', () => {
     expect(pack('30561')).toMatchObject({ description: '5 x 3 ml', units: 15, unit: 'ml' });
     expect(pack('19877')).toMatchObject({ marketing_status: 'withdrawn', dispensing_category: 'K' });
     expect(pack('40112')?.identifiers).toEqual([]);
+  });
+
+  it('reads Fimea\'s unit kpl as pieces, so price per DDD can count the tablets of a pack', () => {
+    expect(normalisePackUnit(pack('28102')!.unit!)).toMatchObject({ unit: 'piece', kind: 'form' });
   });
 
   it('attaches Kela prices in EUR by Vnr: retail as public, the reference price as reimbursed; "poistumassa" kept', () => {
