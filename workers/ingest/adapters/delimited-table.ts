@@ -53,9 +53,24 @@ function sniffSeparator(text: string): string {
   return counts.sort((a, b) => b[1] - a[1])[0]![0];
 }
 
+/**
+ * Records of the text with their first line. Without any quote character each line is one
+ * record and a plain split serves (the registers' usual case, and far lighter on memory than
+ * the quote-aware scanner).
+ */
+function splitRecords(text: string, separator: string): Array<{ line: number; fields: string[] }> {
+  if (text.includes('"')) return parseDelimited(text, separator);
+  const out: Array<{ line: number; fields: string[] }> = [];
+  text.split('\n').forEach((raw, i) => {
+    const fields = raw.replace(/\r$/, '').split(separator);
+    if (fields.length > 1 || fields[0]!.trim() !== '') out.push({ line: i + 1, fields });
+  });
+  return out;
+}
+
 function textTable(file: InputFile, isHeader: (keys: string[]) => boolean, what: string): DelimitedTable {
   const text = decodeListText(file.content);
-  const records = parseDelimited(text, sniffSeparator(text));
+  const records = splitRecords(text, sniffSeparator(text));
   const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => isHeader(r.fields.map(headerKey)));
   if (at < 0) throw new FileRejectedError(file.name, `no header row naming ${what} in the first ${HEADER_SEARCH_ROWS} lines`);
   const header = records[at]!.fields.map(headerKey);
@@ -65,7 +80,8 @@ function textTable(file: InputFile, isHeader: (keys: string[]) => boolean, what:
   const rows = records.slice(at + 1).filter((r) => r.fields.some((f) => f.trim() !== '')).map((r): DelimitedRow => ({
     line: r.line,
     width: r.fields.length,
-    get: (column) => (r.fields[index.get(headerKey(column)) ?? -1] ?? '').trim(),
+    // Callers pass header keys already; folding is only the fallback (it costs per cell).
+    get: (column) => (r.fields[index.get(column) ?? index.get(headerKey(column)) ?? -1] ?? '').trim(),
   }));
   return { header, rows, workbook: false };
 }

@@ -41,9 +41,15 @@ export function isTlvHeader(keys: string[]): boolean {
 /** A row read through the header: each field's cell, '' when the list has no such column. */
 export type TlvRow = (field: TlvField) => string;
 
+/** The column of each field in a header (undefined where the list has none); found once per file. */
+export type TlvColumns = ReadonlyMap<string, string | undefined>;
+
+export function tlvColumns(header: readonly string[]): TlvColumns {
+  return new Map(Object.entries(TLV_COLUMNS).map(([field, names]) => [field, pickColumn(header, names)]));
+}
+
 /** The row's fields by name. */
-export function tlvRow(header: readonly string[], row: DelimitedRow): TlvRow {
-  const columns = new Map(Object.entries(TLV_COLUMNS).map(([field, names]) => [field, pickColumn(header, names)]));
+export function tlvRow(columns: TlvColumns, row: DelimitedRow): TlvRow {
   return (field) => {
     const column = columns.get(field);
     return column ? row.get(column) : '';

@@ -21,7 +21,7 @@ import { readDelimitedTable } from './delimited-table.ts';
 import { joinNplProducts } from './se-npl-merge.ts';
 import { NplProductError, looksLikeNplProduct, parseNplProduct } from './se-npl-xml.ts';
 import type { NplProduct } from './se-npl-xml.ts';
-import { isTlvHeader, tlvPack, tlvProduct, tlvProductKey, tlvRow, varunummerOf } from './se-tlv-rows.ts';
+import { isTlvHeader, tlvColumns, tlvPack, tlvProduct, tlvProductKey, tlvRow, varunummerOf } from './se-tlv-rows.ts';
 import type { TlvRow } from './se-tlv-rows.ts';
 
 export const SE_TLV_SOURCE: SourceInfo = {
@@ -94,11 +94,12 @@ export async function parseSeTlvFiles(files: InputFile[]): Promise<AdapterResult
   const file = lists[0]!;
   const table = await readDelimitedTable(file, isTlvHeader, 'Varunummer, a product name and AIP or AUP');
   const ctx: Context = { log: new ProblemLog(), products: new Map(), substances: new Map(), statuses: new Map(), packKeys: new Set() };
+  const columns = tlvColumns(table.header);
   let skipped = 0;
   for (const row of table.rows) {
     try {
       if (!table.workbook && row.width !== table.header.length) throw new RowError(`${row.width} fields where the header names ${table.header.length}`);
-      addRow(tlvRow(table.header, row), ctx);
+      addRow(tlvRow(columns, row), ctx);
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
       ctx.log.add(file.name, row.line, error.message);
