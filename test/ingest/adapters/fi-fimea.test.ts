@@ -108,6 +108,19 @@ describe('fi-fimea adapter: Fimea basic register with Kela prices', () => {
     expect(problems.filter((p) => p.file === 'kela.xlsx')).toEqual([{ file: 'kela.xlsx', line: 5, message: 'Vnr 448597: korvattavuus "ei" is not 40, 65 or 100 %' }]);
   });
 
+  it('marks veterinary-only products, parallel imports and narcotic packs (a UTF-8 export reads the same)', async () => {
+    const header = 'PAKKAUSNRO;VNRNRO;PAKKAUSKOKO;KERROIN;KOKO;YKSIKKO;RESEPTISTATUS;LAAKENIMI;VAHVUUS;LAAKEMUOTONIMI;HALTIJA;HUM;VET;RINNAKKAISTUONTI;HUUME;ATCKOODI;MYYNTILUPANRO;KAUPAN';
+    const rows = [
+      '51001;;100 ml;1;100;ml;R;Metacam vet;1,5 mg/ml;oraalisuspensio;Boehringer Ingelheim Vetmedica GmbH;E;K;E;;QM01AC06;;1',
+      '51002;128344;28 fol;1;28;kpl;R;OxyContin;10 mg;depottabletti;Mundipharma Oy;K;E;K;K;N02AA05;14770;1',
+    ];
+    const { snapshot } = await parseFiFimea([{ name: 'PAKKAUS.txt', content: Buffer.from([header, ...rows].join('\n')) }]);
+    const [vet, oxy] = snapshot.products!;
+    expect(vet).toMatchObject({ veterinary: true, atc_code: 'QM01AC06', packs: [{ units: 100, unit: 'ml', identifiers: [] }] });
+    expect(oxy).toMatchObject({ attributes: { rinnakkaistuonti: true }, packs: [{ narcotic_list: 'K', dispensing_category: 'R' }] });
+    expect(oxy!.veterinary).toBeUndefined();
+  });
+
   it('refuses a file of unknown layout, and a Kela list without the register', async () => {
     await expect(parseFiFimea([{ name: 'x.txt', content: Buffer.from('A;B\r\n1;2\r\n') }])).rejects.toThrow(FileRejectedError);
     await expect(parseFiFimea([fixture('kela_hinnat.txt')])).rejects.toThrow(/pack file .* is missing/);
