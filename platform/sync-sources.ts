@@ -171,6 +171,17 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz)\.txt$/i] } }],
     intervalHours: DAILY,
     note: 'The Dachverband publishes the EKO data carrier monthly on sozialversicherung.at as ehmvMM_YY_teil1.zip under a content link that changes with every release: set SYNC_AT_EKO_URL to the current link.',
+    // Fimea "Perusrekisteri": the basic register as a zip of ; separated text files, twice a month.
+    id: 'fi-fimea', adapter: 'fi-fimea', name: 'Fimea basic register of medicinal products', country: 'FI', url: null,
+    downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/^pakkaus\d*\.txt$/i, /^laakeaine\d*\.txt$/i, /^kela.*\.(txt|csv|xlsx)$/i] } }],
+    intervalHours: DAILY,
+    note: 'Fimea links each release of the basic register under a new document address on fimea.fi/laakehaut_ja_luettelot/perusrekisteri: set SYNC_FI_FIMEA_URL to the current zip (PAKKAUS and LAAKEAINE files). Kela\'s prices belong to the same source: a zip without a kela*.txt/csv/xlsx price list reloads the register without them.',
+  },
+  {
+    id: 'se-tlv', adapter: 'se-tlv', name: 'TLV medicine prices and reimbursement', country: 'SE', url: null,
+    downloads: [{ file: 'tlv_lakemedel.xlsx' }],
+    intervalHours: DAILY,
+    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export. NPL product files belong to the same source: a sync reloads the list without them.',
   },
 ];
 

@@ -277,6 +277,19 @@ function detectRxcui(q: string): CodeCandidate[] {
 }
 
 /**
+ * Swedish NPL ids (product `NPL-id`, pack `NPL-pack-id`): 14 digits, most led by the date the id
+ * was issued (20030101100055), licence products by 1001 (10010101000011). Offered only when the
+ * digits are not also a valid GTIN-14, so a query never reads as both.
+ */
+function detectSwedishNpl(q: string): CodeCandidate[] {
+  if (!NPL_SHAPE.test(q) || isValidGtin(q)) return [];
+  return [{ kind: 'national', system: 'se_npl_id', code: q }, { kind: 'national', system: 'se_npl_pack_id', code: q }];
+}
+
+/** NPL ids as Läkemedelsverket issues them: 14 digits beginning with 1 or 2. */
+const NPL_SHAPE = /^[12]\d{13}$/;
+
+/**
  * Every reading of `q` as a code, in the spec's order; [] for a plain name.
  * Separators inside a purely numeric code (spaces) are ignored; dashes only count for NDCs.
  */
@@ -296,6 +309,7 @@ export function detectCodes(q: string): CodeCandidate[] {
     ...detectAtPzn(compact),
     ...detectUnii(compact),
     ...detectRxcui(compact),
+    ...detectSwedishNpl(compact),
   ];
 }
 
@@ -409,6 +423,12 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
     const code = raw.replace(/\s+/g, '').toUpperCase();
     return code === '' ? null : code;
   },
+  // Swedish NPL product id (Läkemedelsverket's NPL-id of a medicinal product).
+  se_npl_id: (raw) => (NPL_SHAPE.test(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
+  // Swedish NPL pack id; FHIR system http://electronichealth.se/identifier/nplpackid (its Varunummer: .../identifier/varunr).
+  se_npl_pack_id: (raw) => (NPL_SHAPE.test(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
+  // Finnish Vnr (Nordic article number, 6 digits) as Fimea and Kela print it; leading zeros kept.
+  fi_vnr: (raw) => digits(raw, 6, 6),
 };
 
 const ALL_NORMALISERS: Record<string, ((raw: string) => string | null) | undefined> = {

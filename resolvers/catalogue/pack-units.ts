@@ -72,6 +72,8 @@ const RULES: ReadonlyArray<[RegExp, PackUnit]> = [
   [/inhaler|inhalateur|inhalator|diskus|turbuhaler|^canisters?$/, 'inhaler'],
   [/^kits?$/, 'kit'],
   [/^(stk|st|stck|stuck|stueck|pce|pces|pcs|pc|piece|pieces|pz|pezzi|ea|each|unites?|unita)$/, 'piece'],
+  // Finnish `kpl` (kappaletta): Fimea's unit of counted packs.
+  [/^kpl$/, 'piece'],
   [/^(boites?|box|boxes|cases?|cartons?|schachtel|packung|packungen|scatol[ae]|astucci?o|estuche|caja|envases?|confezion[ei]|packs?|kartons?)$/, 'box'],
   [/^(containers?|recipients?|behaltnis|behalter|contenitor[ei]|pots?|jars?|dispositifs?|applicators?|applicateurs?|pouch|pouches|cups?|cans?|dispensers?|devices?)$/, 'container'],
 ];

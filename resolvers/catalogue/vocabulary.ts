@@ -24,6 +24,9 @@ export const EXTRA_SYSTEMS = [
   'es_nregistro',
   'at_pzn',
   'at_zulassungsnummer',
+  'se_npl_id',
+  'se_npl_pack_id',
+  'fi_vnr',
 ] as const;
 export type IdentifierSystem = LookupSystem | (typeof EXTRA_SYSTEMS)[number];
 

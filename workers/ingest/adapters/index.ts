@@ -29,6 +29,8 @@ import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
 import { AT_EKO_FILE, AT_EKO_OPTIONAL_FILES, parseAtEko } from './at-eko.ts';
+import { FI_KELA_FILE, FI_LAAKEAINE_FILE, FI_PAKKAUS_FILE, parseFiFimea } from './fi-fimea.ts';
+import { SE_TLV_FILE, parseSeTlvFiles } from './se-tlv.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -190,6 +192,18 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [AT_EKO_FILE],
     optionalFiles: AT_EKO_OPTIONAL_FILES,
     parse: async (files) => parseAtEko(files),
+    id: 'fi-fimea',
+    description: 'Finnish Fimea basic register (perusrekisteri PAKKAUS and LAAKEAINE, ; separated Windows ANSI) with Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers',
+    files: [FI_PAKKAUS_FILE],
+    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE],
+    parse: async (files) => parseFiFimea(files),
+  },
+  {
+    id: 'se-tlv',
+    description: 'Swedish TLV medicine price list by Varunummer (xlsx, or ; separated Windows-1252/UTF-8 text): AIP, AUP in SEK, förmånsstatus, NPL-id and NPL pack id; optionally Läkemedelsverket NPL product files (<NPL-id>.xml) beside it',
+    files: [SE_TLV_FILE],
+    optionalFiles: ['<NPL-id>.xml'],
+    parse: async (files) => parseSeTlvFiles(files),
   },
 ];
 

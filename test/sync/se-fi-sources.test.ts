@@ -1,0 +1,64 @@
+/**
+ * Sync of the Swedish and Finnish sources against the local fake publisher: Fimea's register as
+ * a zip of text files (the pack, substance and Kela price files are handed on), TLV's list as one file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../helpers/db.ts';
+import type { Database } from '../../platform/db.ts';
+import { findSyncSource } from '../../platform/sync-sources.ts';
+import { listSources } from '../../resolvers/sources/status.ts';
+import type { SyncResult } from '../../workers/sync/run.ts';
+import { FakePublisher, buildZip } from './publisher.ts';
+import { fixture, runner, state, syncConfig } from './helpers.ts';
+
+const FIMEA_PATH = '/fimea/documents/perusrekisteri.zip';
+const TLV_PATH = '/tlv/export/lakemedel.xlsx';
+
+describe('SE and FI sync sources', () => {
+  let db: Database;
+  let publisher: FakePublisher;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    publisher = await new FakePublisher().start();
+  });
+  afterAll(async () => {
+    await publisher.close();
+    await db.close();
+  });
+
+  it('needs a URL setting for both, since neither publisher keeps a stable file address', () => {
+    expect(findSyncSource('fi-fimea')).toMatchObject({ adapter: 'fi-fimea', country: 'FI', url: null, note: expect.stringContaining('SYNC_FI_FIMEA_URL') });
+    expect(findSyncSource('se-tlv')).toMatchObject({ adapter: 'se-tlv', country: 'SE', url: null, note: expect.stringContaining('SYNC_SE_TLV_URL') });
+  });
+
+  it('downloads the Fimea zip, unpacks the pack and substance files (as Fimea names them) and ingests them', async () => {
+    publisher.publish(FIMEA_PATH, buildZip([
+      { name: 'pakkaus1.txt', content: fixture('fi-fimea/PAKKAUS.txt') },
+      { name: 'laakeaine1.txt', content: fixture('fi-fimea/LAAKEAINE.txt') },
+      { name: 'kela_hinnat.txt', content: fixture('fi-fimea/kela_hinnat.txt') },
+      { name: 'atc.txt', content: Buffer.from('ATCKOODI;SELITES\r\nA10BA02;metformiini\r\n') },
+    ]));
+    const r = runner(db, syncConfig(publisher, { 'fi-fimea': FIMEA_PATH }));
+    const [result] = await r.runNow(['fi-fimea']);
+    await r.close();
+    // The fixture's rows as the adapter reports them: 8 + 7 + 6 read, 2 + 1 + 2 malformed; atc.txt is not handed on.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 21, kept: 16, skipped: 5 } });
+    expect((result as SyncResult).changes).toBeGreaterThan(0);
+    expect((await state(db, 'fi-fimea')).rows_kept).toBe(16);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'fi-fimea' AND record -> 'prices' @> '[{\"currency\": \"EUR\"}]'");
+    expect(rows[0]!.n).toBe(4);
+    expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['fi-fimea', 'ok']);
+  });
+
+  it('downloads the TLV list and ingests it; an unchanged file is not fetched again', async () => {
+    publisher.publish(TLV_PATH, fixture('se-tlv/tlv_lakemedel.csv'));
+    const r = runner(db, syncConfig(publisher, { 'se-tlv': TLV_PATH }));
+    const [first] = await r.runNow(['se-tlv']);
+    expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', rows: { read: 9, kept: 6, skipped: 3 } });
+    expect((await r.runNow(['se-tlv']))[0]).toMatchObject({ outcome: 'not_modified' });
+    await r.close();
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'se-tlv'");
+    expect(rows[0]!.n).toBe(6);
+  });
+});
