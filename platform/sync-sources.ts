@@ -171,6 +171,8 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz)\.txt$/i] } }],
     intervalHours: DAILY,
     note: 'The Dachverband publishes the EKO data carrier monthly on sozialversicherung.at as ehmvMM_YY_teil1.zip under a content link that changes with every release: set SYNC_AT_EKO_URL to the current link.',
+  },
+  {
     // Fimea "Perusrekisteri": the basic register as a zip of ; separated text files, twice a month.
     id: 'fi-fimea', adapter: 'fi-fimea', name: 'Fimea basic register of medicinal products', country: 'FI', url: null,
     downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/^pakkaus\d*\.txt$/i, /^laakeaine\d*\.txt$/i, /^kela.*\.(txt|csv|xlsx)$/i] } }],

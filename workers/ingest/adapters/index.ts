@@ -192,6 +192,8 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [AT_EKO_FILE],
     optionalFiles: AT_EKO_OPTIONAL_FILES,
     parse: async (files) => parseAtEko(files),
+  },
+  {
     id: 'fi-fimea',
     description: 'Finnish Fimea basic register (perusrekisteri PAKKAUS and LAAKEAINE, ; separated Windows ANSI) with Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers',
     files: [FI_PAKKAUS_FILE],
