@@ -75,6 +75,8 @@ function wordToken(text: string): Token {
   return { t: 'word', text, reading: readUnitWord(text) };
 }
 
+const PIECE: UnitReading = { unit: 'piece', kind: 'form', factor: 1 };
+
 /** Phrases of a token list: numbered units, unnumbered unit words, strengths and stops. */
 function phrases(tokens: Token[]): Array<Level | 'break' | 'stop'> {
   const out: Array<Level | 'break' | 'stop'> = [];
@@ -92,6 +94,12 @@ function phrases(tokens: Token[]): Array<Level | 'break' | 'stop'> {
     const unitAt = multiplied ? i + 3 : i + 1;
     const next = tokens[unitAt];
     if (next?.t === 'strength') { out.push('break'); i = unitAt; continue; }
+    // `3 x 28` with no unit word: a multipack of 3 × 28 pieces (German and Swiss lists).
+    if (multiplied && (next === undefined || next.t === 'stop')) {
+      out.push({ n: tok.value * (tokens[i + 2] as { value: number }).value, reading: PIECE, label: '' });
+      i = unitAt - 1;
+      continue;
+    }
     if (next?.t !== 'word' || !next.reading) continue;
     const b = multiplied ? (tokens[i + 2] as { value: number }).value : tok.value;
     if (multiplied) out.push({ n: tok.value, reading: { unit: 'container', kind: 'container', factor: 1 }, label: '' });

@@ -72,6 +72,11 @@ const TABLE: Record<string, Array<[string, Expected]>> = {
     ['5X3 ml', { count: 5, unit: 'container', per_unit_quantity: ml(3), total: ml(15) }],
     ['3 x 100 St', { count: 300, unit: 'piece' }],
     ['98 Filmtabletten', { count: 98, unit: 'tablet' }],
+    ['5X10 St', { count: 50, unit: 'piece' }],
+    ['3 x 28', { count: 84, unit: 'piece' }],
+    ['N3 3 x 28', { count: 84, unit: 'piece' }],
+    ['2 × 5 ml', { count: 2, unit: 'container', per_unit_quantity: ml(5), total: ml(10) }],
+    ['N2 30 St', { count: 30, unit: 'piece' }],
   ],
   'IT / ES': [
     ['28 compresse rivestite con film', { count: 28, unit: 'tablet' }],
@@ -92,7 +97,8 @@ describe('parsePackSize', () => {
   }
 
   it('reads no size where the text names none', () => {
-    for (const text of ['Flasche', 'plaquette(s) thermoformée(s)', '', 'Zocor 20 mg', 'Inj Lös', 'Simvastatin 40mg tablets']) {
+    // `N1`/`N2`/`N3` are German size classes, not counts; `2 x 500 mg` is a dose.
+    for (const text of ['Flasche', 'plaquette(s) thermoformée(s)', '', 'Zocor 20 mg', 'Inj Lös', 'Simvastatin 40mg tablets', 'N1', 'N2', 'N3', '2 x 500 mg']) {
       expect(parsePackSize(text)).toBeNull();
     }
   });
