@@ -55,7 +55,9 @@ const TOKEN = /(\d{1,3}(?:['’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)
 function tokenize(text: string): Token[] {
   // DE package size codes (N1, N2, N3) and FDA codes in brackets are not quantities.
   // A concentration's denominator (`6mg/2ml`, `25000 IE/5 ml`) is part of the strength.
-  const clean = text.replace(/\bN[1-3]\b/g, ' ').replace(/\(\s*[\d\s-]{5,}\)/g, ' ')
+  // A bracketed aside after a space (dm+d's supplier `(Eli Lilly and Company Ltd)`, BDPM's
+  // `(PEHD)`, `98 (2 x 49) Stk`) is not part of the chain; `comprimé(s)` keeps its plural.
+  const clean = text.replace(/\bN[1-3]\b/g, ' ').replace(/\(\s*[\d\s-]{5,}\)/g, ' ').replace(/\s\([^()]*\)/g, ' ')
     .replace(/\/\s*\d+(?:[.,]\d+)?\s*(?=\p{L})/gu, '/');
   const tokens: Token[] = [];
   for (const m of clean.matchAll(TOKEN)) {

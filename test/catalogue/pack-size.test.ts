@@ -65,6 +65,8 @@ const TABLE: Record<string, Array<[string, Expected]>> = {
     ['6 vial', { count: 6, unit: 'vial' }],
     ['Adenocor 6mg/2ml solution for injection vials (Sanofi) 6 vial', { count: 6, unit: 'vial' }],
     ['Humalog 100units/ml solution for injection 3ml cartridges (Eli Lilly) 5 cartridge', { count: 5, unit: 'cartridge', per_unit_quantity: ml(3), total: ml(15) }],
+    ['Humulin S 100units/ml solution for injection 3ml cartridges (Eli Lilly and Company Ltd) 5 cartridge', { count: 5, unit: 'cartridge', per_unit_quantity: ml(3), total: ml(15) }],
+    ['Humulin S 100units/ml solution for injection 10ml vials (Eli Lilly and Company Ltd) 1 vial', { count: 1, unit: 'vial', per_unit_quantity: ml(10), total: ml(10) }],
   ],
   DE: [
     ['N1 20 St', { count: 20, unit: 'piece' }],
@@ -77,6 +79,7 @@ const TABLE: Record<string, Array<[string, Expected]>> = {
     ['N3 3 x 28', { count: 84, unit: 'piece' }],
     ['2 × 5 ml', { count: 2, unit: 'container', per_unit_quantity: ml(5), total: ml(10) }],
     ['N2 30 St', { count: 30, unit: 'piece' }],
+    ['98 (2 x 49) Stk', { count: 98, unit: 'piece' }],
   ],
   'IT / ES': [
     ['28 compresse rivestite con film', { count: 28, unit: 'tablet' }],

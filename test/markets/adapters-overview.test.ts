@@ -2,7 +2,9 @@
  * /v1/markets/overview end to end on a catalogue built from several registers' fixtures at
  * once, each through its own adapter: the WHO DDD table, the Swiss SL (forms only in the
  * product name, salts in Latin, an insulin vial whose strength lacks its `/ml`, a multipack
- * of ampoules), dm+d, the FDA NDC directory and the German Festbetrag list. Every expected
+ * of ampoules), dm+d (metoprolol tartrate tablets, insulin vials and a pack of five
+ * cartridges, ATC codes from its BNF/ATC file), the FDA NDC directory and the German
+ * Festbetrag list (neither gives an ATC code, so they take no part in a market). Every expected
  * price per DDD is worked out by hand from the fixture rows.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -29,7 +31,7 @@ beforeAll(async () => {
   const snapshots = [
     await parse('who-atc', [file('who-atc/markets-atc-ddd.csv', 'atc.csv')]),
     await parse('ch-sl', [file('ch-sl/markets/Preparations.xml')]),
-    await parse('gb-dmd', dmd('gb-dmd/')),
+    await parse('gb-dmd', dmd('gb-dmd/markets/')),
     await parse('fda-ndc', [file('fda-ndc/product.txt'), file('fda-ndc/package.txt')]),
     await parse('de-pzn', [file('de-pzn/festbetraege.csv')]),
   ];
@@ -47,8 +49,9 @@ async function markets(q: string): Promise<Map<string, Market>> {
   return new Map(res.json<{ markets: Market[] }>().markets.map((m) => [m.country, m]));
 }
 
-// ECB reference rates of 10 September 2010 (the bundled file): USD 1.2725, CHF 1.3020 per EUR.
+// ECB reference rates of 10 September 2010 (the bundled file): USD 1.2725, CHF 1.3020, GBP 0.8234 per EUR.
 const usd = (chf: number): number => (chf / 1.302) * 1.2725;
+const usdOfGbp = (gbp: number): number => (gbp / 0.8234) * 1.2725;
 const r4 = (v: number): number => Math.round(v * 10_000) / 10_000;
 // Metoprolol tartrate (2:1): 2 × 267.36 g/mol of metoprolol in 2 × 267.36 + 150.09 = 684.81 g/mol.
 const METOPROLOL_IN_TARTRATE = 534.72 / 684.81;
@@ -67,6 +70,15 @@ describe('price per DDD from the registers\' own files', () => {
     expect(r4(tablets)).toBe(1.331);
   });
 
+  it('prices dm+d metoprolol tartrate tablets per DDD of metoprolol', async () => {
+    const gb = (await markets('metoprolol')).get('GB');
+    // `Metoprolol 50mg tablets (Accord Healthcare Ltd) 28 tablet`, list price 0.96 GBP, route `Oral`, ingredient
+    // `Metoprolol tartrate` (basis of strength: the salt): 28 × 50 mg × 0.78082 = 1 093.1 mg = 7.2877 DDD
+    //   → 1.4836 USD ÷ 7.2877 = 0.2036 USD/DDD.
+    expect(gb).toMatchObject({ basis: 'per_ddd', packs: 1, price_per_ddd_usd: r4(usdOfGbp(0.96) / ((28 * 50 * METOPROLOL_IN_TARTRATE) / 150)) });
+    expect(gb!.price_per_ddd_usd).toBe(0.2036);
+  });
+
   it('counts the insulin vial at 100 IE/ml × 10 ml, not 100 IE', async () => {
     const ch = (await markets('A10AB01')).get('CH');
     // `Inj Lös 100 IE/ml`, substance 100 U.I., `Durchstf 10 ml`, 30.50 CHF:
@@ -75,8 +87,18 @@ describe('price per DDD from the registers\' own files', () => {
     expect(ch!.price_per_ddd_usd).toBe(1.1924);
   });
 
+  it('counts dm+d insulin by vial and by five cartridges, each at 100 units/ml', async () => {
+    const gb = (await markets('A10AB01')).get('GB');
+    // `… 10ml vials … 1 vial`, 15.68 GBP: 1 × 10 ml × 100 U/ml = 1 000 U = 25 DDD → 24.2320 USD ÷ 25 = 0.9693 USD/DDD.
+    const vial = usdOfGbp(15.68) / 25;
+    // `… 3ml cartridges … 5 cartridge`, 19.08 GBP: 5 × 3 ml × 100 U/ml = 1 500 U = 37.5 DDD → 29.4862 USD ÷ 37.5 = 0.7863.
+    const cartridges = usdOfGbp(19.08) / 37.5;
+    expect(gb).toMatchObject({ basis: 'per_ddd', packs: 2, priced_packs: 2, price_per_ddd_usd: r4((vial + cartridges) / 2) });
+  });
+
   it('resolves the pack codes of the SL fixture to their ATC codes', async () => {
-    expect([...(await markets('7680591230142')).keys()]).toEqual(['CH']);
+    // The SL tablet's GTIN resolves to metoprolol's ATC code, which the dm+d tablets share.
+    expect([...(await markets('7680591230142')).keys()]).toEqual(['CH', 'GB']);
     expect((await markets('7680591250188')).get('CH')?.basis).toBe('per_ddd');
   });
 });
