@@ -65,7 +65,10 @@ const MOIETIES: readonly Moiety[] = [
   ['propranolol', 259.34, { hcl: 1 }], ['amitriptylin', 277.4, { hcl: 1 }], ['morphin', 285.34, { sulfate: 2, hcl: 1 }],
   ['oxycodon', 315.37, { hcl: 1 }], ['fluoxetin', 309.33, { hcl: 1 }], ['paroxetin', 329.37, { hcl: 1, mesilate: 1 }],
   ['donepezil', 379.49, { hcl: 1 }], ['memantin', 179.26, { hcl: 1 }], ['enalapril', 376.45, { maleate: 1 }],
-  ['verapamil', 454.6, { hcl: 1 }], ['diltiazem', 414.52, { hcl: 1 }],
+  ['verapamil', 454.6, { hcl: 1 }], ['diltiazem', 414.52, { hcl: 1 }], ['omeprazol', 345.42, { magnesium: 2, sodium: 1 }],
+  ['duloxetin', 297.42, { hcl: 1 }], ['ranitidin', 314.4, { hcl: 1 }], ['tamsulosin', 408.51, { hcl: 1 }],
+  ['doxazosin', 451.48, { mesilate: 1 }], ['fexofenadin', 501.67, { hcl: 1 }], ['montelukast', 586.18, { sodium: 1 }],
+  ['ondansetron', 293.37, { hcl: 1 }],
 ];
 
 /** Elements that are themselves the substance of a mineral salt (`Calcii carbonas`, `Kalii chloridum`). */

@@ -17,6 +17,9 @@ describe('readSalt', () => {
     ['a hydrate of a divalent metal', 'Atorvastatinum calcicum trihydricum', 1117.28 / 1209.385],
     // 383.37 / (383.37 − 1.008 + 22.99 + 1.5 × 18.015)
     ['a sesquihydrate', 'Pantoprazolum natricum sesquihydricum', 383.37 / 432.3745],
+    // Esomeprazole is not omeprazole: each stem finds its own molar mass. 2 × 345.42 / (2 × 344.412 + 24.31 + 3 × 18.015)
+    ['esomeprazole magnesium trihydrate', 'Esomeprazolum magnesicum trihydricum', 690.84 / 767.179],
+    ['omeprazole magnesium', 'oméprazole magnésien', 690.84 / 713.134],
   ])('converts %s', (_label, name, expected) => {
     expect(fraction(name)).toBeCloseTo(expected, 4);
   });
