@@ -7,9 +7,11 @@
  * What the pack holds comes from the stored `units`/`unit`, else the stored total quantity,
  * else the register's own pack text parsed with the catalogue's pack-size grammar. Mass,
  * units (IE/UI/IU ↔ DDD U/TU/MU) and mmol convert; a DDD in tablets or ml counts those.
+ * A strength per unit that the product name gives per ml (`Inj Lös 100 IE/ml`) counts per
+ * ml; a salt's mass counts as its moiety's (the caller's `moietyFactor`, salt-base.ts).
  * Only a true normalisation yields a value; otherwise the basis says how far it got —
  * `per_unit` (price and unit count), `per_pack` (a price only), `none` (no price, or no
- * rate for its currency) — and `reason` says why the DDD was out of reach.
+ * rate for its currency) — and `reason` gives the code of why (reasons.ts).
  */
 import { normalisePackUnit, parsePackSize } from '../catalogue/pack-size.ts';
 import { unitKind } from '../catalogue/pack-units.ts';
