@@ -74,6 +74,8 @@ const MOIETIES: readonly Moiety[] = [
 /** Elements that are themselves the substance of a mineral salt (`Calcii carbonas`, `Kalii chloridum`). */
 const MINERALS = /^(natri|kali|calci|magnesi|ferr|zinc|lithi|alumin|sodi|potassi|iron)/;
 
+const MOIETY_FIRST = /\s\(?(ut|as|als|sous forme d[e']|come|equivalent to|entsprechend)\s/;
+
 function fold(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
@@ -82,6 +84,9 @@ function fold(text: string): string {
 export function readSalt(name: string | null | undefined): SaltReading | null {
   if (!name) return null;
   const folded = fold(name);
+  // `Amlodipinum ut Amlodipini besilas`, `amlodipine (as besilate)`, `amlodipine sous forme de
+  // bésilate`, `Amlodipin (als Besilat)`: the strength is of the moiety named first.
+  if (MOIETY_FIRST.test(folded)) return null;
   const words = folded.split(/[^a-z0-9:]+/).filter(Boolean);
   const at = words.findIndex((w) => COUNTER_IONS.some((c) => c.words.test(w)));
   if (at < 0) return null;

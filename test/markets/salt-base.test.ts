@@ -31,8 +31,9 @@ describe('readSalt', () => {
     expect(readSalt('Metoprolol fumarate')?.baseFraction).toBeNull();
   });
 
-  it.each(['Paracetamolum', 'Acidum mefenamicum', 'Natrii chloridum', 'Calcii carbonas', 'Kalium citrat', 'insulin human', '', null])(
-    'reads %s as no salt', (name) => {
+  it.each(['Amlodipinum ut Amlodipini besilas', 'amlodipine (as besilate)', 'amlodipine sous forme de bésilate', 'Amlodipin (als Besilat)',
+    'Paracetamolum', 'Acidum mefenamicum', 'Natrii chloridum', 'Calcii carbonas', 'Kalium citrat', 'insulin human', '', null])(
+    'reads %s as no salt (a moiety, a mineral, or a moiety given as its salt)', (name) => {
       expect(readSalt(name)).toBeNull();
     });
 });
