@@ -130,6 +130,9 @@ describe('normalisePackUnit', () => {
     ['Suppositorien', 'suppository'], ['Zäpfchen', 'suppository'], ['Ampulle(n)', 'ampoule'], ['Durchstechflasche(n)', 'vial'],
     ['Fertigspritze', 'syringe'], ['AEROSOL, METERED', 'dose'], ['Hub', 'dose'], ['Pflaster', 'patch'], ['bustine', 'sachet'],
     ['cápsulas', 'capsule'], ['VIAL, SINGLE-DOSE', 'vial'], ['gram', 'g'], ['patches', 'patch'], ['pens', 'pen'],
+    // Festbetrag and price lists give the Darreichungsform code as the pack unit.
+    ['FTA', 'tablet'], ['BTA', 'tablet'], ['TAB', 'tablet'], ['HKP', 'capsule'], ['WKA', 'capsule'], ['SUP', 'suppository'],
+    ['PFT', 'patch'], ['AMP', 'ampoule'], ['FER', 'syringe'], ['DFL', 'vial'],
   ])('%s → %s', (word, unit) => {
     expect(normalisePackUnit(word)?.unit).toBe(unit);
   });

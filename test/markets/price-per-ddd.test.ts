@@ -27,6 +27,9 @@ describe('DDDs in real packs (text only, no stored units)', () => {
     ['1 % × 30 g tube, DDD 0.1 g', { description: 'Tb 30 g', strengthValue: 1, strengthUnit: '%', ddd: { value: 0.1, unit: 'g' } }, 3],
     ['4 x 112 Kapsel(n) × 250 mg', { description: '4 x 112 Kapsel(n)', strengthValue: 250, strengthUnit: 'mg', ddd: { value: 1, unit: 'g' } }, 112],
     ['a DDD in tablets counts tablets', { description: '30 Tablette(n)', strengthValue: 20, strengthUnit: 'mg', ddd: { value: 2, unit: 'tablet' } }, 15],
+    // Festbetrag: Packungsgröße as units, the Darreichungsform code as the unit (`50` `FTA`).
+    ['Festbetrag 50 FTA × 400 mg, DDD 1.2 g', { units: 50, unit: 'FTA', description: '50 FTA', strengthValue: 400, strengthUnit: 'mg', ddd: { value: 1.2, unit: 'g' } }, 50 / 3],
+    ['a multipack of unit doses: 3 × 28 × 20 mg', { description: '3 x 28', strengthValue: 20, strengthUnit: 'mg', ddd: { value: 30, unit: 'mg' } }, 56],
     ['the moiety-free mmol dimension', { description: '20 Btl', strengthValue: 8, strengthUnit: 'mmol', ddd: { value: 20, unit: 'mmol' } }, 8],
   ])('%s', (_label, input, expected) => {
     expect(ddds(input)).toBeCloseTo(expected, 8);
