@@ -55,7 +55,9 @@ const TOKEN = /(\d{1,3}(?:['’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)
 function tokenize(text: string): Token[] {
   // DE package size codes (N1, N2, N3) and FDA codes in brackets are not quantities.
   // A concentration's denominator (`6mg/2ml`, `25000 IE/5 ml`) is part of the strength.
-  const clean = text.replace(/\bN[1-3]\b/g, ' ').replace(/\(\s*[\d\s-]{5,}\)/g, ' ')
+  // A bracketed aside after a space (dm+d's supplier `(Eli Lilly and Company Ltd)`, BDPM's
+  // `(PEHD)`, `98 (2 x 49) Stk`) is not part of the chain; `comprimé(s)` keeps its plural.
+  const clean = text.replace(/\bN[1-3]\b/g, ' ').replace(/\(\s*[\d\s-]{5,}\)/g, ' ').replace(/\s\([^()]*\)/g, ' ')
     .replace(/\/\s*\d+(?:[.,]\d+)?\s*(?=\p{L})/gu, '/');
   const tokens: Token[] = [];
   for (const m of clean.matchAll(TOKEN)) {
@@ -75,6 +77,8 @@ function wordToken(text: string): Token {
   return { t: 'word', text, reading: readUnitWord(text) };
 }
 
+const PIECE: UnitReading = { unit: 'piece', kind: 'form', factor: 1 };
+
 /** Phrases of a token list: numbered units, unnumbered unit words, strengths and stops. */
 function phrases(tokens: Token[]): Array<Level | 'break' | 'stop'> {
   const out: Array<Level | 'break' | 'stop'> = [];
@@ -92,6 +96,12 @@ function phrases(tokens: Token[]): Array<Level | 'break' | 'stop'> {
     const unitAt = multiplied ? i + 3 : i + 1;
     const next = tokens[unitAt];
     if (next?.t === 'strength') { out.push('break'); i = unitAt; continue; }
+    // `3 x 28` with no unit word: a multipack of 3 × 28 pieces (German and Swiss lists).
+    if (multiplied && (next === undefined || next.t === 'stop')) {
+      out.push({ n: tok.value * (tokens[i + 2] as { value: number }).value, reading: PIECE, label: '' });
+      i = unitAt - 1;
+      continue;
+    }
     if (next?.t !== 'word' || !next.reading) continue;
     const b = multiplied ? (tokens[i + 2] as { value: number }).value : tok.value;
     if (multiplied) out.push({ n: tok.value, reading: { unit: 'container', kind: 'container', factor: 1 }, label: '' });

@@ -71,6 +71,19 @@ const RULES: ReadonlyArray<[RegExp, PackUnit]> = [
   [/blister|plaquette|^plaq$|^strips?$/, 'blister'],
   [/inhaler|inhalateur|inhalator|diskus|turbuhaler|^canisters?$/, 'inhaler'],
   [/^kits?$/, 'kit'],
+  // German package form codes (KBV/IFA Darreichungsform) that German price lists give as
+  // the pack unit (`20` `FTA`): each counts one form. Codes that are also words (`red`,
+  // `tra`, `pas`, `sta`) are left out.
+  [/^(fta|bta|ret|rta|mta|kta|lta|smt|tmr|fmr|uta|tka|tle|tse|tvw|rut|dra|drm|kda|fda)$/, 'tablet'],
+  [/^(hkp|kap|wka|wkm|hkm|kmr|kmp|rek|hvw|zka)$/, 'capsule'],
+  [/^(sup|ssu|ksu|esu|kss|kks)$/, 'suppository'],
+  [/^(ovu|vov|vsu|vta)$/, 'pessary'],
+  [/^(pfl|pft|tsy)$/, 'patch'],
+  [/^(lut|lup)$/, 'lozenge'],
+  [/^(beu)$/, 'sachet'],
+  [/^(ifa)$/, 'ampoule'],
+  [/^(dfl|ifl|ini)$/, 'vial'],
+  [/^(fer|ife|sri)$/, 'syringe'],
   [/^(stk|st|stck|stuck|stueck|pce|pces|pcs|pc|piece|pieces|pz|pezzi|ea|each|unites?|unita)$/, 'piece'],
   // Finnish `kpl` (kappaletta): Fimea's unit of counted packs.
   [/^kpl$/, 'piece'],

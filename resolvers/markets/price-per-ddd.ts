@@ -7,15 +7,18 @@
  * What the pack holds comes from the stored `units`/`unit`, else the stored total quantity,
  * else the register's own pack text parsed with the catalogue's pack-size grammar. Mass,
  * units (IE/UI/IU ↔ DDD U/TU/MU) and mmol convert; a DDD in tablets or ml counts those.
+ * A strength per unit that the product name gives per ml (`Inj Lös 100 IE/ml`) counts per
+ * ml; a salt's mass counts as its moiety's (the caller's `moietyFactor`, salt-base.ts).
  * Only a true normalisation yields a value; otherwise the basis says how far it got —
  * `per_unit` (price and unit count), `per_pack` (a price only), `none` (no price, or no
- * rate for its currency) — and `reason` says why the DDD was out of reach.
+ * rate for its currency) — and `reason` gives the code of why (reasons.ts).
  */
 import { normalisePackUnit, parsePackSize } from '../catalogue/pack-size.ts';
 import { unitKind } from '../catalogue/pack-units.ts';
 import type { PackUnit } from '../catalogue/pack-size.ts';
 import { amountUnit, parseStrength, parseStrengthText } from '../catalogue/strength.ts';
 import type { AmountUnit, Strength } from '../catalogue/strength.ts';
+import type { ReasonCode } from './reasons.ts';
 
 export type Basis = 'per_ddd' | 'per_unit' | 'per_pack' | 'none';
 export const BASIS_RANK: Basis[] = ['per_ddd', 'per_unit', 'per_pack', 'none'];
@@ -31,10 +34,22 @@ export interface PackInput {
   strengthUnit: string | null;
   /** Strength as written (`1 000 UI/ml`), read when value/unit are missing. */
   strengthText?: string | null;
+  /**
+   * Product name, read for the concentration a strength per unit leaves out (`Inj Lös
+   * 100 IE/ml` beside a strength of `100 IE` in a 10 ml vial is 1 000 IE, not 100 IE).
+   */
+  name?: string | null;
+  /**
+   * Mass of moiety per mass of the strength's substance (1 for a base, 0.78 for metoprolol
+   * tartrate), or why it is unknown; applies to mass DDDs only. Absent: 1.
+   */
+  moietyFactor?: number | { reason: ReasonCode };
   /** Price already in USD, or null. */
   priceUsd: number | null;
   /** DDDs of the product's route, tried in turn. */
   ddd: { value: number; unit: string } | Array<{ value: number; unit: string }> | null;
+  /** Why `ddd` is empty (no DDD for the code, the route unknown ...). Absent: `no_ddd`. */
+  dddReason?: ReasonCode;
 }
 
 export interface PackPrice {
@@ -45,7 +60,7 @@ export interface PackPrice {
   unitPriceUsd: number | null;
   packPriceUsd: number | null;
   /** Why the pack did not reach `per_ddd` (null when it did). */
-  reason: string | null;
+  reason: ReasonCode | null;
 }
 
 /** What a pack holds, as far as known. */
@@ -57,7 +72,7 @@ export interface PackContent {
   massG: number | null;
 }
 
-type Amount = { value: number; unit: AmountUnit } | { reason: string };
+type Amount = { value: number; unit: AmountUnit } | { reason: ReasonCode };
 
 /** Units that are counted one by one and hold one strength each. */
 const DOSAGE_KINDS = new Set(['form', 'unit_dose']);
@@ -94,10 +109,10 @@ export function describedContent(description: string | null | undefined): PackCo
   };
 }
 
-function countable(content: PackContent): string | null {
-  if (content.count === null) return 'the pack gives a volume or mass but no count of units';
-  if (content.unit === null) return 'the pack unit is not recognised';
-  return DOSAGE_KINDS.has(unitKind(content.unit)) ? null : `the strength is per unit but the pack counts ${content.unit}s`;
+function countable(content: PackContent): ReasonCode | null {
+  if (content.count === null) return 'pack_count_unknown';
+  if (content.unit === null) return 'pack_unit_unknown';
+  return DOSAGE_KINDS.has(unitKind(content.unit)) ? null : 'pack_counts_containers';
 }
 
 /** Amount of substance in the pack, in the strength's dimension, or why it is unknown. */
@@ -110,48 +125,71 @@ export function packAmount(strength: Strength, content: PackContent): Amount {
   }
   switch (per.unit) {
     case 'dose':
-      return content.unit === 'dose' && content.count !== null ? times(content.count / per.value) : { reason: 'the strength is per dose but the pack does not count doses' };
+      return content.unit === 'dose' && content.count !== null ? times(content.count / per.value) : { reason: 'pack_doses_unknown' };
     case 'ml':
-      return content.volumeMl !== null ? times(content.volumeMl / per.value) : { reason: 'the strength is a concentration but the pack volume is unknown' };
+      return content.volumeMl !== null ? times(content.volumeMl / per.value) : { reason: 'pack_volume_unknown' };
     case 'g':
-      return content.massG !== null ? times(content.massG / per.value) : { reason: 'the strength is per g but the pack mass is unknown' };
+      return content.massG !== null ? times(content.massG / per.value) : { reason: 'pack_mass_unknown' };
     case 'percent_base': {
       const base = content.volumeMl ?? content.massG;
-      return base !== null ? times(base / per.value) : { reason: 'the strength is a percentage but the pack volume or mass is unknown' };
+      return base !== null ? times(base / per.value) : { reason: 'pack_volume_unknown' };
     }
     default:
-      return { reason: 'the strength is a release rate per hour' };
+      return { reason: 'strength_release_rate' };
   }
 }
 
 /** DDDs in the pack for one DDD, or why not. */
-function dddsIn(strength: Strength | null, content: PackContent, ddd: { value: number; unit: string }): number | { reason: string } {
+function dddsIn(strength: Strength | null, content: PackContent, ddd: { value: number; unit: string }, moiety: PackInput['moietyFactor']): number | { reason: ReasonCode | 'no_strength' } {
   const dddAmount = amountUnit(ddd.unit);
   if (!dddAmount) {
     // A DDD in tablets, doses or ml counts those directly.
     const unit = normalisePackUnit(ddd.unit);
-    if (unit?.kind === 'measure') return content.volumeMl !== null && unit.unit === 'ml' ? content.volumeMl / (ddd.value * unit.factor) : { reason: `the DDD is in ${ddd.unit} but the pack volume is unknown` };
+    if (unit?.kind === 'measure') return content.volumeMl !== null && unit.unit === 'ml' ? content.volumeMl / (ddd.value * unit.factor) : { reason: 'ddd_unit_mismatch' };
     if (unit && content.unit === unit.unit && content.count !== null) return content.count / ddd.value;
-    return { reason: `the DDD unit "${ddd.unit}" does not match the pack` };
+    return { reason: 'ddd_unit_mismatch' };
   }
-  if (!strength) return { reason: 'no strength' };
+  if (!strength) return { reason: 'no_strength' };
   const amount = packAmount(strength, content);
   if ('reason' in amount) return amount;
-  if (amount.unit !== dddAmount.unit) return { reason: `the strength is in ${amount.unit} but the DDD in ${ddd.unit}` };
-  return amount.value / (ddd.value * dddAmount.factor);
+  if (amount.unit !== dddAmount.unit) return { reason: 'dimension_mismatch' };
+  // A salt's mass counts as its moiety's (WHO DDDs are of the moiety); units and mmol do not change.
+  const factor = amount.unit !== 'mg' || moiety === undefined ? 1 : moiety;
+  if (typeof factor !== 'number') return factor;
+  return (amount.value * factor) / (ddd.value * dddAmount.factor);
 }
 
-function strengthOf(p: PackInput): Strength | { reason: string } {
+/** `100 IE/ml`, `40 mg/0,4 ml`, `250mg/5ml` in a name: amount per volume or mass. */
+const CONCENTRATION = /(\d[\d'’.,]*)\s*([\p{L}µ.]+)\s*\/\s*(\d+(?:[.,]\d+)?\s*)?(ml|g)\b/giu;
+
+/**
+ * A strength per unit with the concentration the product name gives it: a register that
+ * stores `100 IE` for `Inj Lös 100 IE/ml` in a 10 ml vial means 100 IE per ml.
+ */
+function withNamedConcentration(strength: Strength, name: string | null | undefined): Strength {
+  if (strength.per || !name) return strength;
+  for (const m of name.matchAll(CONCENTRATION)) {
+    const named = parseStrengthText(m[0]);
+    if ('reason' in named || !named.per) continue;
+    const same = named.amount.unit === strength.amount.unit && Math.abs(named.amount.value - strength.amount.value) < 1e-9 * strength.amount.value;
+    if (same) return named;
+  }
+  return strength;
+}
+
+function strengthOf(p: PackInput): Strength | { reason: ReasonCode } {
   const given = parseStrength(p.strengthValue, p.strengthUnit);
-  if (!('reason' in given) || !p.strengthText) return given;
-  const written = parseStrengthText(p.strengthText);
-  return 'reason' in written ? given : written;
+  const read = !('reason' in given) || !p.strengthText ? given : parseStrengthText(p.strengthText);
+  const strength = 'reason' in read ? given : read;
+  if (!('reason' in strength)) return withNamedConcentration(strength, p.name);
+  const missing = (p.strengthValue === null || p.strengthValue === undefined) && !p.strengthText;
+  return { reason: missing ? 'strength_missing' : 'strength_unreadable' };
 }
 
 /** DDDs in the pack (trying the stored content, then the parsed pack text), or the first reason. */
-export function packDdds(p: PackInput): { ddds: number } | { reason: string } {
+export function packDdds(p: PackInput): { ddds: number } | { reason: ReasonCode } {
   const ddds = p.ddd === null ? [] : Array.isArray(p.ddd) ? p.ddd : [p.ddd];
-  if (ddds.length === 0) return { reason: 'no DDD for this ATC code and route' };
+  if (ddds.length === 0) return { reason: p.dddReason ?? 'no_ddd' };
   const strength = strengthOf(p);
   // Stored units first; the text when they cannot carry the arithmetic. A nested FDA text
   // (`10 VIAL in 1 CARTON > 2 mL in 1 VIAL`) goes first: adapters store its innermost level only.
@@ -159,17 +197,17 @@ export function packDdds(p: PackInput): { ddds: number } | { reason: string } {
   const described = describedContent(p.description);
   const ordered = p.description?.includes('>') ? [described, stored] : [stored, described];
   const contents = ordered.filter((c): c is PackContent => c !== null);
-  if (contents.length === 0) return { reason: 'the pack size is unknown' };
-  let reason: string | null = null;
+  if (contents.length === 0) return { reason: 'pack_size_unknown' };
+  let reason: ReasonCode | null = null;
   for (const content of contents) {
     for (const ddd of ddds) {
-      const result = dddsIn('reason' in strength ? null : strength, content, ddd);
+      const result = dddsIn('reason' in strength ? null : strength, content, ddd, p.moietyFactor);
       if (typeof result === 'number' && Number.isFinite(result) && result > 0) return { ddds: result };
-      const why = typeof result === 'number' ? 'the pack holds no substance' : result.reason === 'no strength' && 'reason' in strength ? strength.reason : result.reason;
+      const why = typeof result === 'number' ? 'empty_pack' : result.reason === 'no_strength' ? ('reason' in strength ? strength.reason : 'strength_missing') : result.reason;
       reason ??= why;
     }
   }
-  return { reason: reason ?? 'the pack size is unknown' };
+  return { reason: reason ?? 'pack_size_unknown' };
 }
 
 /** Units for the per-unit basis: the stored count, else the parsed pack text's count. */
@@ -180,7 +218,7 @@ function unitCount(p: PackInput): number | null {
 
 /** The pack's price per DDD and basis. */
 export function pricePerDdd(p: PackInput): PackPrice {
-  if (p.priceUsd === null) return { basis: 'none', pricePerDddUsd: null, ddds: null, unitPriceUsd: null, packPriceUsd: null, reason: 'no price, or no exchange rate for its currency' };
+  if (p.priceUsd === null) return { basis: 'none', pricePerDddUsd: null, ddds: null, unitPriceUsd: null, packPriceUsd: null, reason: 'no_price' };
   const result = packDdds(p);
   if ('ddds' in result) {
     return { basis: 'per_ddd', pricePerDddUsd: p.priceUsd / result.ddds, ddds: result.ddds, unitPriceUsd: null, packPriceUsd: p.priceUsd, reason: null };

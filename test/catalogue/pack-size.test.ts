@@ -65,6 +65,8 @@ const TABLE: Record<string, Array<[string, Expected]>> = {
     ['6 vial', { count: 6, unit: 'vial' }],
     ['Adenocor 6mg/2ml solution for injection vials (Sanofi) 6 vial', { count: 6, unit: 'vial' }],
     ['Humalog 100units/ml solution for injection 3ml cartridges (Eli Lilly) 5 cartridge', { count: 5, unit: 'cartridge', per_unit_quantity: ml(3), total: ml(15) }],
+    ['Humulin S 100units/ml solution for injection 3ml cartridges (Eli Lilly and Company Ltd) 5 cartridge', { count: 5, unit: 'cartridge', per_unit_quantity: ml(3), total: ml(15) }],
+    ['Humulin S 100units/ml solution for injection 10ml vials (Eli Lilly and Company Ltd) 1 vial', { count: 1, unit: 'vial', per_unit_quantity: ml(10), total: ml(10) }],
   ],
   DE: [
     ['N1 20 St', { count: 20, unit: 'piece' }],
@@ -72,6 +74,12 @@ const TABLE: Record<string, Array<[string, Expected]>> = {
     ['5X3 ml', { count: 5, unit: 'container', per_unit_quantity: ml(3), total: ml(15) }],
     ['3 x 100 St', { count: 300, unit: 'piece' }],
     ['98 Filmtabletten', { count: 98, unit: 'tablet' }],
+    ['5X10 St', { count: 50, unit: 'piece' }],
+    ['3 x 28', { count: 84, unit: 'piece' }],
+    ['N3 3 x 28', { count: 84, unit: 'piece' }],
+    ['2 × 5 ml', { count: 2, unit: 'container', per_unit_quantity: ml(5), total: ml(10) }],
+    ['N2 30 St', { count: 30, unit: 'piece' }],
+    ['98 (2 x 49) Stk', { count: 98, unit: 'piece' }],
   ],
   'IT / ES': [
     ['28 compresse rivestite con film', { count: 28, unit: 'tablet' }],
@@ -92,7 +100,8 @@ describe('parsePackSize', () => {
   }
 
   it('reads no size where the text names none', () => {
-    for (const text of ['Flasche', 'plaquette(s) thermoformée(s)', '', 'Zocor 20 mg', 'Inj Lös', 'Simvastatin 40mg tablets']) {
+    // `N1`/`N2`/`N3` are German size classes, not counts; `2 x 500 mg` is a dose.
+    for (const text of ['Flasche', 'plaquette(s) thermoformée(s)', '', 'Zocor 20 mg', 'Inj Lös', 'Simvastatin 40mg tablets', 'N1', 'N2', 'N3', '2 x 500 mg']) {
       expect(parsePackSize(text)).toBeNull();
     }
   });
@@ -121,6 +130,9 @@ describe('normalisePackUnit', () => {
     ['Suppositorien', 'suppository'], ['Zäpfchen', 'suppository'], ['Ampulle(n)', 'ampoule'], ['Durchstechflasche(n)', 'vial'],
     ['Fertigspritze', 'syringe'], ['AEROSOL, METERED', 'dose'], ['Hub', 'dose'], ['Pflaster', 'patch'], ['bustine', 'sachet'],
     ['cápsulas', 'capsule'], ['VIAL, SINGLE-DOSE', 'vial'], ['gram', 'g'], ['patches', 'patch'], ['pens', 'pen'],
+    // Festbetrag and price lists give the Darreichungsform code as the pack unit.
+    ['FTA', 'tablet'], ['BTA', 'tablet'], ['TAB', 'tablet'], ['HKP', 'capsule'], ['WKA', 'capsule'], ['SUP', 'suppository'],
+    ['PFT', 'patch'], ['AMP', 'ampoule'], ['FER', 'syringe'], ['DFL', 'vial'],
   ])('%s → %s', (word, unit) => {
     expect(normalisePackUnit(word)?.unit).toBe(unit);
   });

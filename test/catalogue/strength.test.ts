@@ -20,7 +20,7 @@ describe('amountUnit', () => {
     ['g', 'mg', 1000], ['mg', 'mg', 1], ['µg', 'mg', 0.001], ['μg', 'mg', 0.001], ['mcg', 'mg', 0.001], ['ug', 'mg', 0.001],
     ['microgrammes', 'mg', 0.001], ['Mikrogramm', 'mg', 0.001], ['IE', 'U', 1], ['I.E.', 'U', 1], ['UI', 'U', 1], ['U', 'U', 1],
     ['IU', 'U', 1], ['[iU]', 'U', 1], ["[USP'U]", 'U', 1], ['TU', 'U', 1000], ['MU', 'U', 1e6], ['Mio. IE', 'U', 1e6],
-    ['mmol', 'mmol', 1],
+    ['mmol', 'mmol', 1], ['U.I.', 'U', 1], ['E', 'U', 1], ['units', 'U', 1], ['unit', 'U', 1], ['kIE', 'U', 1000],
   ])('%s → %s × %s', (unit, dimension, factor) => {
     expect(amountUnit(unit)).toEqual({ unit: dimension, factor });
   });
@@ -56,6 +56,10 @@ describe('parseStrength / parseStrengthText', () => {
     ['1 000 mg pour un comprimé', { amount: { value: 1000, unit: 'mg' }, per: { value: 1, unit: 'unit' } }],
     ['2,5 mg pour 100 ml', { amount: { value: 2.5, unit: 'mg' }, per: { value: 100, unit: 'ml' } }],
     ["1 million d'UI", { amount: { value: 1e6, unit: 'U' } }],
+    // The SL's insulin and dm+d's `unit/ml`.
+    ['100 U.I.', { amount: { value: 100, unit: 'U' } }],
+    ['100 unit/ml', { amount: { value: 100, unit: 'U' }, per: { value: 1, unit: 'ml' } }],
+    ['40 E/ml', { amount: { value: 40, unit: 'U' }, per: { value: 1, unit: 'ml' } }],
   ])('%s', (text, strength) => {
     const parsed = parseStrengthText(text);
     expect('reason' in parsed ? parsed : { ...parsed, amount: { ...parsed.amount, value: Number(parsed.amount.value.toPrecision(12)) } }).toEqual(strength);
