@@ -370,6 +370,18 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
     const code = raw.replace(/\s+/g, '').toUpperCase();
     return code === '' ? null : code;
   },
+  // AIFA product code (AIC6, COD_FARMACO): the first six digits of every AIC of the medicine.
+  it_aic6: (raw) => {
+    const code = digits(raw, 1, 6);
+    return code ? code.padStart(6, '0') : null;
+  },
+  // Infarmed número de registo of a presentation (7 digits; exports sometimes drop leading zeros).
+  pt_registo: (raw) => {
+    const code = digits(raw.replace(/^N\.?º\s*/i, ''), 1, 7);
+    return code && Number(code) > 0 ? code.padStart(7, '0') : null;
+  },
+  // CNPEM, the Portuguese prescription grouping code (same substance, strength, form and pack size): 8 digits.
+  pt_cnpem: (raw) => digits(raw, 8, 8),
 };
 
 const ALL_NORMALISERS: Record<string, ((raw: string) => string | null) | undefined> = {

@@ -27,6 +27,7 @@ import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
+import { IT_AIFA_FILE, IT_AIFA_OPTIONAL_FILES, parseItAifa } from './it-aifa.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -174,6 +175,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
     files: ['snapshot.json'],
     parse: parseSingle('snapshot.json', parseJsonSnapshot),
+  },
+  {
+    id: 'it-aifa',
+    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv), optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header)',
+    files: [IT_AIFA_FILE],
+    optionalFiles: IT_AIFA_OPTIONAL_FILES,
+    parse: async (files) => parseItAifa(files),
   },
 ];
 

@@ -1,0 +1,123 @@
+/**
+ * AIFA open data for Italy (source `it-aifa`): the register of packs (`confezioni_fornitura.csv`,
+ * or the older `confezioni.csv`), optionally with the active ingredients per pack
+ * (`PA_confezioni.csv`), the Classe A / Classe H lists and the lista di trasparenza. Files are
+ * `;`-separated, UTF-8 or Windows-1252, decimal commas; each file's role is read from its header
+ * (it-aifa-files.ts), so names and order do not matter. Register rows → it-aifa-register.ts,
+ * price lists → it-aifa-prices.ts.
+ *
+ * With PA_confezioni.csv the ingredients of a product are that file's rows for its first pack
+ * (each substance with QUANTITA and UNITA_MISURA); without it, PA_ASSOCIATI names one substance
+ * and the strength is read from the description's label.
+ */
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { AdapterResult, FileReport, Ingredient, SourceInfo } from '../snapshot.ts';
+import { FileRejectedError, ProblemLog, parseFrenchNumber, provisionalNameKey } from './common.ts';
+import type { InputFile } from './common.ts';
+import { delimitedTable } from './delimited-table.ts';
+import type { DelimitedTable } from './delimited-table.ts';
+import { INGREDIENT_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
+import type { AifaRole } from './it-aifa-files.ts';
+import { applyPriceList } from './it-aifa-prices.ts';
+import { addRegisterRow, aicOf } from './it-aifa-register.ts';
+import type { RegisterState } from './it-aifa-register.ts';
+
+export const IT_AIFA_FILE = 'confezioni_fornitura.csv';
+export const IT_AIFA_OPTIONAL_FILES = ['PA_confezioni.csv', 'Classe_A_per_principio_attivo.csv', 'Classe_H_per_principio_attivo.csv', 'Lista_farmaci_equivalenti.csv'];
+
+export const IT_AIFA_SOURCE: SourceInfo = {
+  id: 'it-aifa',
+  name: 'AIFA open data: medicinali autorizzati (confezioni) and price lists',
+  country: 'IT',
+  // AIFA regenerates the register daily; a week without a sync means the sync is broken.
+  refresh_interval_hours: 24 * 7,
+  licence: 'CC BY 4.0 (AIFA open data)',
+  url: 'https://www.aifa.gov.it/liste-dei-farmaci',
+};
+
+const ROLE_NAMES: Record<AifaRole, string> = {
+  register: 'confezioni', ingredients: 'PA_confezioni', class_a: 'Classe A', class_h: 'Classe H', transparency: 'lista di trasparenza',
+};
+// Class lists first, so the monthly transparency list's public price wins.
+const ORDER: AifaRole[] = ['register', 'ingredients', 'class_a', 'class_h', 'transparency'];
+
+interface Opened { file: InputFile; role: AifaRole; table: DelimitedTable }
+
+function open(file: InputFile): Opened {
+  let role: AifaRole | null = null;
+  const table = delimitedTable(file, (keys) => (role = roleOfHeader(keys, file.name)) !== null, 'CODICE_AIC or AIC');
+  return { file, role: role!, table };
+}
+
+/** Ingredients per AIC from PA_confezioni.csv; rows that cannot be used are reported. */
+function readIngredients(opened: Opened, log: ProblemLog, state: RegisterState): Map<string, Ingredient[]> {
+  const out = new Map<string, Ingredient[]>();
+  const quantityColumn = INGREDIENT_COLUMNS.quantity.find((c) => opened.table.header.includes(c));
+  const unitColumn = INGREDIENT_COLUMNS.unit.find((c) => opened.table.header.includes(c));
+  for (const row of opened.table.rows) {
+    const aic = aicOf(row.get(INGREDIENT_COLUMNS.aic));
+    const name = row.get(INGREDIENT_COLUMNS.substance);
+    if (!aic || name === '') { log.add(opened.file.name, row.line, `no valid AIC or no PRINCIPIO_ATTIVO`); continue; }
+    const key = provisionalNameKey(name);
+    if (!state.substances.has(key)) state.substances.set(key, { unii: key, name, names: { it: name.toLowerCase() }, provisional: true });
+    const quantity = quantityColumn ? row.get(quantityColumn) : '';
+    const unit = unitColumn ? row.get(unitColumn) : '';
+    const value = parseFrenchNumber(quantity);
+    const ingredient: Ingredient = { unii: key };
+    if (value !== null) Object.assign(ingredient, { strength_value: value, ...(unit ? { strength_unit: unit } : {}), strength_text: `${quantity} ${unit}`.trim() });
+    out.set(aic, [...(out.get(aic) ?? []), ingredient]);
+  }
+  return out;
+}
+
+function report(opened: Opened, kept: number): FileReport {
+  const read = opened.table.rows.length;
+  return { file: opened.file.name, role: ROLE_NAMES[opened.role], read, kept, skipped: read - kept };
+}
+
+/** Parses the AIFA files given; the register file is required, the others are joined to it by AIC. */
+export function parseItAifa(files: InputFile[]): AdapterResult {
+  const opened = files.map(open).sort((a, b) => ORDER.indexOf(a.role) - ORDER.indexOf(b.role));
+  const registers = opened.filter((o) => o.role === 'register');
+  if (registers.length !== 1) {
+    throw new FileRejectedError(files[0]?.name ?? IT_AIFA_FILE, `expected one register file (${IT_AIFA_FILE}), got ${registers.length}`);
+  }
+  const log = new ProblemLog();
+  const state: RegisterState = { products: new Map(), packs: new Map(), substances: new Map() };
+  const kept = new Map<Opened, number>();
+  const register = registers[0]!;
+  let count = 0;
+  for (const row of register.table.rows) {
+    const problem = addRegisterRow(row, register.table.header.length, state);
+    if (problem) log.add(register.file.name, row.line, problem);
+    else count += 1;
+  }
+  // An empty register would delete every stored AIFA pack on ingest: refuse it instead.
+  if (state.packs.size === 0) throw new FileRejectedError(register.file.name, 'no usable AIC rows below the header');
+  kept.set(register, count);
+  for (const o of opened.filter((x) => x !== register)) {
+    // A second register file was refused above; the guard narrows the role for the compiler.
+    if (o.role === 'register') continue;
+    if (o.role === 'ingredients') {
+      const byAic = readIngredients(o, log, state);
+      for (const product of state.products.values()) {
+        const first = product.packs.find((p) => byAic.has(p.key));
+        if (first) product.ingredients = byAic.get(first.key)!;
+      }
+      kept.set(o, o.table.rows.length - log.problems.filter((p) => p.file === o.file.name).length);
+    } else {
+      kept.set(o, applyPriceList(o.table, o.role, o.file.name, state.packs, (line, message) => log.add(o.file.name, line, message)));
+    }
+  }
+  const used = new Set([...state.products.values()].flatMap((p) => p.ingredients.map((i) => i.unii)));
+  return {
+    snapshot: {
+      format: SNAPSHOT_FORMAT,
+      source: IT_AIFA_SOURCE,
+      substances: [...state.substances.values()].filter((s) => used.has(s.unii)),
+      products: [...state.products.values()],
+    },
+    problems: log.problems,
+    files: files.map((f) => { const o = opened.find((x) => x.file === f)!; return report(o, kept.get(o) ?? 0); }),
+  };
+}
