@@ -28,6 +28,7 @@ import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { IT_AIFA_FILE, IT_AIFA_OPTIONAL_FILES, parseItAifa } from './it-aifa.ts';
+import { PT_INFOMED_FILE, parsePtInfomed } from './pt-infomed.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -182,6 +183,12 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [IT_AIFA_FILE],
     optionalFiles: IT_AIFA_OPTIONAL_FILES,
     parse: async (files) => parseItAifa(files),
+  },
+  {
+    id: 'pt-infomed',
+    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão',
+    files: [PT_INFOMED_FILE],
+    parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
   },
 ];
 
