@@ -158,6 +158,20 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
     note: 'The WHOCC sells the ATC/DDD index and publishes no open download: set SYNC_WHO_ATC_URL to your licensed copy.',
   },
+  {
+    // AIFA "Liste dei farmaci" → Anagrafica dei farmaci: stable names, regenerated daily (data of the day before).
+    id: 'it-aifa', adapter: 'it-aifa', name: 'AIFA medicinali autorizzati (confezioni)', country: 'IT',
+    url: 'https://drive.aifa.gov.it/farmaci/{file}',
+    downloads: [{ file: 'confezioni_fornitura.csv' }, { file: 'PA_confezioni.csv', optional: true }],
+    intervalHours: SIX_HOURS,
+    note: 'The Classe A/H lists carry their date in the file name and the lista di trasparenza lives on www.aifa.gov.it: give them to `drugref ingest it-aifa` with the register when you want their prices.',
+  },
+  {
+    id: 'pt-infomed', adapter: 'pt-infomed', name: 'Infarmed Infomed (apresentações)', country: 'PT', url: null,
+    downloads: [{ file: 'lista_infomed.csv' }],
+    intervalHours: DAILY,
+    note: 'Infomed exports its list only from the search page (extranet.infarmed.pt/INFOMED-fo), with no stable download link: set SYNC_PT_INFOMED_URL to where you publish the export with presentations (CSV or xlsx).',
+  },
 ];
 
 /** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */
