@@ -48,16 +48,23 @@ export function delimitedTable(file: InputFile, isHeader: (keys: string[]) => bo
   if (at < 0) throw new FileRejectedError(file.name, `no header row naming ${what} in the first ${HEADER_SEARCH_LINES} lines`);
   const headerText = records[at]!.fields.map((f) => f.replace(/\s+/g, ' ').trim());
   const header = headerText.map(headerKey);
-  const index = new Map<string, number>();
-  header.forEach((name, i) => { if (name !== '' && !index.has(name)) index.set(name, i); });
+  const index = columnIndex(header);
   const rows = records.slice(at + 1)
     .filter((r) => r.fields.some((f) => f.trim() !== ''))
-    .map((r): DelimitedRow => ({
-      line: r.line,
-      width: r.fields.length,
-      get: (column) => (r.fields[index.get(column) ?? -1] ?? '').trim(),
-    }));
+    .map((r) => delimitedRow(index, r.line, r.fields));
   return { header, headerText, rows };
+}
+
+/** Position of each header key (the first, when a key repeats). */
+export function columnIndex(header: readonly string[]): ReadonlyMap<string, number> {
+  const index = new Map<string, number>();
+  header.forEach((name, i) => { if (name !== '' && !index.has(name)) index.set(name, i); });
+  return index;
+}
+
+/** A row of fields read through a header's column index. */
+export function delimitedRow(index: ReadonlyMap<string, number>, line: number, fields: readonly string[]): DelimitedRow {
+  return { line, width: fields.length, get: (column) => (fields[index.get(column) ?? -1] ?? '').trim() };
 }
 
 /** The first of `names` (header keys) the table has, or undefined. */

@@ -28,6 +28,7 @@ import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { IT_AIFA_FILE, IT_AIFA_OPTIONAL_FILES, parseItAifa } from './it-aifa.ts';
+import { openItAifa } from './it-aifa-stream.ts';
 import { PT_INFOMED_FILE, parsePtInfomed } from './pt-infomed.ts';
 
 export { FileRejectedError } from './common.ts';
@@ -183,6 +184,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [IT_AIFA_FILE],
     optionalFiles: IT_AIFA_OPTIONAL_FILES,
     parse: async (files) => parseItAifa(files),
+    open: (files) => openItAifa(files),
   },
   {
     id: 'pt-infomed',

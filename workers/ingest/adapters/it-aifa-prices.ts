@@ -52,6 +52,14 @@ function listDate(table: DelimitedTable, role: PriceRole, fileName: string): str
   return italianDate(fileName.replace(/_/g, ' '));
 }
 
+/** A price list checked against the register: its valid rows by AIC, with what they mean. */
+export interface PriceList {
+  role: PriceRole;
+  columns: PriceColumn[];
+  validFrom: string | undefined;
+  rows: Map<string, DelimitedRow>;
+}
+
 function setPrice(pack: PackEntry, price: Price, replace: boolean): void {
   const prices = pack.prices ?? [];
   const at = prices.findIndex((p) => p.kind === price.kind);
@@ -60,25 +68,17 @@ function setPrice(pack: PackEntry, price: Price, replace: boolean): void {
   pack.prices = prices;
 }
 
-function applyRow(row: DelimitedRow, role: PriceRole, columns: PriceColumn[], validFrom: string | undefined, target: { product: ProductEntry; pack: PackEntry }): string | null {
+/** The prices of a row, or the problem that makes it unusable. */
+function pricesOf(row: DelimitedRow, list: Omit<PriceList, 'rows'>): Price[] | string {
   const prices: Price[] = [];
-  for (const { column, kind } of columns) {
+  for (const { column, kind } of list.columns) {
     const raw = row.get(column);
     if (raw === '') continue;
     const amount = euro(raw);
     if (amount === null) return `price "${raw}" is not an amount in EUR`;
-    prices.push(validFrom ? { amount, currency: 'EUR', kind, valid_from: validFrom } : { amount, currency: 'EUR', kind });
+    prices.push(list.validFrom ? { amount, currency: 'EUR', kind, valid_from: list.validFrom } : { amount, currency: 'EUR', kind });
   }
-  for (const price of prices) setPrice(target.pack, price, role === 'transparency');
-  if (role === 'class_a') target.pack.reimbursement_rate_percent = 100;
-  if (role === 'class_h') target.pack.availability = 'hospital_only';
-  const attributes = target.product.attributes ?? {};
-  // Groups and notes belong to packs (each pack size has its group): the product lists its packs' values.
-  addValue(attributes, 'gruppo_equivalenza', row.get(PRICE_LIST_GROUP), ', ');
-  if (role !== 'transparency') addValue(attributes, 'classe_rimborsabilita', role === 'class_a' ? 'A' : 'H', ', ');
-  if (role === 'transparency') addValue(attributes, 'nota_trasparenza', row.get('nota'), ' | ');
-  if (Object.keys(attributes).length > 0) target.product.attributes = attributes;
-  return null;
+  return prices;
 }
 
 function addValue(attributes: Record<string, string | number | boolean>, name: string, value: string, separator: string): void {
@@ -88,25 +88,39 @@ function addValue(attributes: Record<string, string | number | boolean>, name: s
   attributes[name] = [...values].sort().join(separator);
 }
 
-/** Reads one price list into the packs it names; returns the problems by line and the rows kept. */
-export function applyPriceList(
-  table: DelimitedTable, role: PriceRole, fileName: string,
-  packs: ReadonlyMap<string, { product: ProductEntry; pack: PackEntry }>,
+/**
+ * Reads one price list: rows with an invalid AIC, an AIC the register lacks (`inRegister`) or an
+ * unreadable price are reported by line; the others are kept by AIC for `applyPriceRow`.
+ */
+export function readPriceList(
+  table: DelimitedTable, role: PriceRole, fileName: string, inRegister: (aic: string) => boolean,
   report: (line: number, message: string) => void,
-): number {
+): PriceList {
   const aicColumn = pickColumn(table.header, PRICE_LIST_AIC)!;
-  const columns = priceColumns(table, role);
-  const validFrom = listDate(table, role, fileName);
-  let kept = 0;
+  const list: PriceList = { role, columns: priceColumns(table, role), validFrom: listDate(table, role, fileName), rows: new Map() };
   for (const row of table.rows) {
     const raw = row.get(aicColumn);
     const aic = aicOf(raw);
-    const target = aic ? packs.get(aic) : undefined;
+    const prices = aic && inRegister(aic) ? pricesOf(row, list) : null;
     const problem = !aic ? `AIC "${raw}" is not a valid AIC`
-      : !target ? `AIC ${aic} is not in the register file (price not kept)`
-        : applyRow(row, role, columns, validFrom, target);
+      : !inRegister(aic) ? `AIC ${aic} is not in the register file (price not kept)`
+        : typeof prices === 'string' ? prices : null;
     if (problem) report(row.line, problem);
-    else kept += 1;
+    else list.rows.set(aic!, row);
   }
-  return kept;
+  return list;
+}
+
+/** Sets the prices, rate or availability, group, class and note a checked list row gives its pack. */
+export function applyPriceRow(list: PriceList, row: DelimitedRow, target: { product: ProductEntry; pack: PackEntry }): void {
+  const prices = pricesOf(row, list) as Price[];
+  for (const price of prices) setPrice(target.pack, price, list.role === 'transparency');
+  if (list.role === 'class_a') target.pack.reimbursement_rate_percent = 100;
+  if (list.role === 'class_h') target.pack.availability = 'hospital_only';
+  const attributes = target.product.attributes ?? {};
+  // Groups and notes belong to packs (each pack size has its group): the product lists its packs' values.
+  addValue(attributes, 'gruppo_equivalenza', row.get(PRICE_LIST_GROUP), ', ');
+  if (list.role !== 'transparency') addValue(attributes, 'classe_rimborsabilita', list.role === 'class_a' ? 'A' : 'H', ', ');
+  if (list.role === 'transparency') addValue(attributes, 'nota_trasparenza', row.get('nota'), ' | ');
+  if (Object.keys(attributes).length > 0) target.product.attributes = attributes;
 }

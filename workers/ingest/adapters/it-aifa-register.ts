@@ -51,11 +51,12 @@ export function labelStrength(label: string): Pick<Ingredient, 'strength_value' 
   };
 }
 
-function substanceKey(name: string, state: RegisterState): string {
+/** The provisional key of a substance named in Italian, added to `substances` on first sight. */
+export function registerSubstance(name: string, substances: Map<string, SubstanceEntry>): string {
   const key = provisionalNameKey(name);
-  if (!state.substances.has(key)) {
+  if (!substances.has(key)) {
     const clean = name.trim().replace(/\s+/g, ' ');
-    state.substances.set(key, { unii: key, name: clean, names: { it: clean.toLowerCase() }, provisional: true });
+    substances.set(key, { unii: key, name: clean, names: { it: clean.toLowerCase() }, provisional: true });
   }
   return key;
 }
@@ -65,7 +66,7 @@ function newProduct(row: DelimitedRow, aic6: string, label: string, state: Regis
   const substances = row.get(C.substances);
   // One substance only: a combination's label lists one strength per substance (`875 MG/125 MG`).
   const strength = substances.includes('/') ? null : labelStrength(label);
-  const ingredients: Ingredient[] = substances === '' ? [] : [{ unii: substanceKey(substances, state), ...(strength ?? {}) }];
+  const ingredients: Ingredient[] = substances === '' ? [] : [{ unii: registerSubstance(substances, state.substances), ...(strength ?? {}) }];
   const product: ProductEntry = {
     key: label === '' ? aic6 : `${aic6}|${label.toUpperCase().replace(/\s+/g, ' ')}`,
     country: 'IT',
@@ -104,16 +105,24 @@ function packOf(row: DelimitedRow, aic: string, packText: string): PackEntry {
   return pack;
 }
 
-/** Adds one register row; returns the problem when the row cannot be used. */
-export function addRegisterRow(row: DelimitedRow, width: number, state: RegisterState): string | null {
+/** The AIC and AIC6 of a usable register row, or the problem that makes it unusable. */
+export function checkRegisterRow(row: DelimitedRow, width: number, seen: (aic: string) => boolean): { aic: string; aic6: string } | string {
   if (row.width < width) return `row has ${row.width} fields, the header ${width}`;
   const raw = row.get(C.aic);
   const aic = aicOf(raw);
   if (!aic) return `CODICE_AIC "${raw}" is not a valid AIC (9 digits, Code 32 check digit)`;
-  if (state.packs.has(aic)) return `AIC ${aic} is listed twice (the first row is kept)`;
+  if (seen(aic)) return `AIC ${aic} is listed twice (the first row is kept)`;
   if (row.get(C.name) === '') return `AIC ${aic}: no DENOMINAZIONE`;
   const aic6 = (row.get(C.product) || aic.slice(0, 6)).padStart(6, '0');
   if (aic6 !== aic.slice(0, 6)) return `AIC ${aic}: COD_FARMACO ${aic6} is not its first six digits`;
+  return { aic, aic6 };
+}
+
+/** Adds one register row; returns the problem when the row cannot be used. */
+export function addRegisterRow(row: DelimitedRow, width: number, state: RegisterState): string | null {
+  const checked = checkRegisterRow(row, width, (aic) => state.packs.has(aic));
+  if (typeof checked === 'string') return checked;
+  const { aic, aic6 } = checked;
   const { label, pack: packText } = splitDescription(row.get(C.description));
   const probe = newProduct(row, aic6, label, state);
   const product = state.products.get(probe.key) ?? probe;

@@ -11,14 +11,15 @@
  * and the strength is read from the description's label.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, FileReport, Ingredient, SourceInfo } from '../snapshot.ts';
+import type { AdapterResult, FileReport, Ingredient, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import { delimitedTable } from './delimited-table.ts';
 import type { DelimitedTable } from './delimited-table.ts';
 import { INGREDIENT_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
 import type { AifaRole } from './it-aifa-files.ts';
-import { applyPriceList } from './it-aifa-prices.ts';
+import { applyPriceRow, readPriceList } from './it-aifa-prices.ts';
+import type { PriceList } from './it-aifa-prices.ts';
 import { addRegisterRow, aicOf } from './it-aifa-register.ts';
 import type { RegisterState } from './it-aifa-register.ts';
 
@@ -41,25 +42,37 @@ const ROLE_NAMES: Record<AifaRole, string> = {
 // Class lists first, so the monthly transparency list's public price wins.
 const ORDER: AifaRole[] = ['register', 'ingredients', 'class_a', 'class_h', 'transparency'];
 
-interface Opened { file: InputFile; role: AifaRole; table: DelimitedTable }
+/** A file read whole with the role its header gives it. */
+export interface Opened { file: InputFile; role: AifaRole; table: DelimitedTable }
 
-function open(file: InputFile): Opened {
+/** Reads a (small) AIFA file whole and tells its role from the header. */
+export function openWhole(file: InputFile): Opened {
   let role: AifaRole | null = null;
   const table = delimitedTable(file, (keys) => (role = roleOfHeader(keys, file.name)) !== null, 'CODICE_AIC or AIC');
   return { file, role: role!, table };
 }
 
-/** Ingredients per AIC from PA_confezioni.csv; rows that cannot be used are reported. */
-function readIngredients(opened: Opened, log: ProblemLog, state: RegisterState): Map<string, Ingredient[]> {
+/** What the files beside the register add, checked against it: ingredients and price lists by AIC. */
+export interface Annexes {
+  ingredients: Map<string, Ingredient[]>;
+  lists: PriceList[];
+  /** Rows kept per file. */
+  kept: Map<InputFile, number>;
+}
+
+/** Ingredients per AIC from PA_confezioni.csv; rows without a valid AIC or a name are reported. */
+function readIngredients(opened: Opened, inRegister: (aic: string) => boolean, log: ProblemLog, substances: Map<string, SubstanceEntry>): Map<string, Ingredient[]> {
   const out = new Map<string, Ingredient[]>();
   const quantityColumn = INGREDIENT_COLUMNS.quantity.find((c) => opened.table.header.includes(c));
   const unitColumn = INGREDIENT_COLUMNS.unit.find((c) => opened.table.header.includes(c));
   for (const row of opened.table.rows) {
     const aic = aicOf(row.get(INGREDIENT_COLUMNS.aic));
     const name = row.get(INGREDIENT_COLUMNS.substance);
-    if (!aic || name === '') { log.add(opened.file.name, row.line, `no valid AIC or no PRINCIPIO_ATTIVO`); continue; }
+    if (!aic || name === '') { log.add(opened.file.name, row.line, 'no valid AIC or no PRINCIPIO_ATTIVO'); continue; }
+    // Ingredients of packs the register does not list would never be used.
+    if (!inRegister(aic)) continue;
     const key = provisionalNameKey(name);
-    if (!state.substances.has(key)) state.substances.set(key, { unii: key, name, names: { it: name.toLowerCase() }, provisional: true });
+    if (!substances.has(key)) substances.set(key, { unii: key, name, names: { it: name.toLowerCase() }, provisional: true });
     const quantity = quantityColumn ? row.get(quantityColumn) : '';
     const unit = unitColumn ? row.get(unitColumn) : '';
     const value = parseFrenchNumber(quantity);
@@ -70,54 +83,67 @@ function readIngredients(opened: Opened, log: ProblemLog, state: RegisterState):
   return out;
 }
 
-function report(opened: Opened, kept: number): FileReport {
-  const read = opened.table.rows.length;
-  return { file: opened.file.name, role: ROLE_NAMES[opened.role], read, kept, skipped: read - kept };
+/** Reads the files beside the register (any order given; class lists before the transparency list). */
+export function readAnnexes(opened: Opened[], inRegister: (aic: string) => boolean, log: ProblemLog, substances: Map<string, SubstanceEntry>): Annexes {
+  const annexes: Annexes = { ingredients: new Map(), lists: [], kept: new Map() };
+  for (const o of [...opened].sort((a, b) => ORDER.indexOf(a.role) - ORDER.indexOf(b.role))) {
+    const before = log.problems.length;
+    if (o.role === 'register') throw new FileRejectedError(o.file.name, `a second register file (${IT_AIFA_FILE})`);
+    if (o.role === 'ingredients') {
+      for (const [aic, list] of readIngredients(o, inRegister, log, substances)) annexes.ingredients.set(aic, list);
+    } else {
+      annexes.lists.push(readPriceList(o.table, o.role, o.file.name, inRegister, (line, message) => log.add(o.file.name, line, message)));
+    }
+    annexes.kept.set(o.file, o.table.rows.length - (log.problems.length - before));
+  }
+  return annexes;
 }
 
-/** Parses the AIFA files given; the register file is required, the others are joined to it by AIC. */
+/** Gives a product its PA_confezioni ingredients (those of its first pack listed there) and its packs their prices. */
+export function completeProduct(product: ProductEntry, annexes: Annexes): ProductEntry {
+  const first = product.packs.find((p) => annexes.ingredients.has(p.key));
+  if (first) product.ingredients = annexes.ingredients.get(first.key)!;
+  for (const pack of product.packs) {
+    for (const list of annexes.lists) {
+      const row = list.rows.get(pack.key);
+      if (row) applyPriceRow(list, row, { product, pack });
+    }
+  }
+  return product;
+}
+
+/** The file report of an AIFA file. */
+export function fileReport(file: InputFile, role: AifaRole, read: number, kept: number): FileReport {
+  return { file: file.name, role: ROLE_NAMES[role], read, kept, skipped: read - kept };
+}
+
+/** Parses the AIFA files given, the register read whole; the others are joined to it by AIC. */
 export function parseItAifa(files: InputFile[]): AdapterResult {
-  const opened = files.map(open).sort((a, b) => ORDER.indexOf(a.role) - ORDER.indexOf(b.role));
+  const opened = files.map(openWhole);
   const registers = opened.filter((o) => o.role === 'register');
   if (registers.length !== 1) {
     throw new FileRejectedError(files[0]?.name ?? IT_AIFA_FILE, `expected one register file (${IT_AIFA_FILE}), got ${registers.length}`);
   }
   const log = new ProblemLog();
   const state: RegisterState = { products: new Map(), packs: new Map(), substances: new Map() };
-  const kept = new Map<Opened, number>();
   const register = registers[0]!;
-  let count = 0;
   for (const row of register.table.rows) {
     const problem = addRegisterRow(row, register.table.header.length, state);
     if (problem) log.add(register.file.name, row.line, problem);
-    else count += 1;
   }
   // An empty register would delete every stored AIFA pack on ingest: refuse it instead.
   if (state.packs.size === 0) throw new FileRejectedError(register.file.name, 'no usable AIC rows below the header');
-  kept.set(register, count);
-  for (const o of opened.filter((x) => x !== register)) {
-    // A second register file was refused above; the guard narrows the role for the compiler.
-    if (o.role === 'register') continue;
-    if (o.role === 'ingredients') {
-      const byAic = readIngredients(o, log, state);
-      for (const product of state.products.values()) {
-        const first = product.packs.find((p) => byAic.has(p.key));
-        if (first) product.ingredients = byAic.get(first.key)!;
-      }
-      kept.set(o, o.table.rows.length - log.problems.filter((p) => p.file === o.file.name).length);
-    } else {
-      kept.set(o, applyPriceList(o.table, o.role, o.file.name, state.packs, (line, message) => log.add(o.file.name, line, message)));
-    }
-  }
-  const used = new Set([...state.products.values()].flatMap((p) => p.ingredients.map((i) => i.unii)));
+  const annexes = readAnnexes(opened.filter((o) => o !== register), (aic) => state.packs.has(aic), log, state.substances);
+  for (const product of state.products.values()) completeProduct(product, annexes);
+  const problemsOf = (file: InputFile) => log.problems.filter((p) => p.file === file.name).length;
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
       source: IT_AIFA_SOURCE,
-      substances: [...state.substances.values()].filter((s) => used.has(s.unii)),
+      substances: [...state.substances.values()],
       products: [...state.products.values()],
     },
     problems: log.problems,
-    files: files.map((f) => { const o = opened.find((x) => x.file === f)!; return report(o, kept.get(o) ?? 0); }),
+    files: opened.map((o) => fileReport(o.file, o.role, o.table.rows.length, o === register ? o.table.rows.length - problemsOf(o.file) : annexes.kept.get(o.file) ?? 0)),
   };
 }
