@@ -286,6 +286,7 @@ const NORMALISERS: Record<LookupSystem, (raw: string) => string | null> = {
     return isValidCip13(code) ? code : null;
   },
   pzn: (raw) => normalisePzn(raw.trim()),
+  // HL7 Italia names the AIC code system urn:oid:2.16.840.1.113883.2.9.6.1.5 (FHIR and CDA).
   aic: (raw) => normaliseAic(raw.trim()),
   ndc11: (raw) => {
     const code = raw.trim();
