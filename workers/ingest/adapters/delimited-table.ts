@@ -55,6 +55,11 @@ export function delimitedTable(file: InputFile, isHeader: (keys: string[]) => bo
   return { header, headerText, rows };
 }
 
+/** Fields of one line: a plain split unless the line quotes a field (most lines of a register do not). */
+export function splitLine(text: string, separator: string): string[] {
+  return text.includes('"') ? (parseCsv(text, separator)[0]?.fields ?? []) : text.split(separator);
+}
+
 /** Position of each header key (the first, when a key repeats). */
 export function columnIndex(header: readonly string[]): ReadonlyMap<string, number> {
   const index = new Map<string, number>();

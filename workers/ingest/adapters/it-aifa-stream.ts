@@ -17,52 +17,69 @@
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
-import { FileRejectedError, ProblemLog, parseCsv } from './common.ts';
+import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
-import { columnIndex, delimitedRow, detectSeparator } from './delimited-table.ts';
+import { columnIndex, delimitedRow, detectSeparator, splitLine } from './delimited-table.ts';
 import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
+import type { AifaRole } from './it-aifa-files.ts';
 import { addRegisterRow, checkRegisterRow, registerSubstance } from './it-aifa-register.ts';
 import type { RegisterState } from './it-aifa-register.ts';
 import {
   IT_AIFA_SOURCE, completeProduct, fileReport, openWhole, parseItAifa, readAnnexes,
 } from './it-aifa.ts';
-import type { Annexes } from './it-aifa.ts';
+import type { Annexes, Opened } from './it-aifa.ts';
 import { fileLines, isUtf8File } from './line-stream.ts';
 import { headerKey } from './sheet-table.ts';
 
 // The header is the first line in AIFA's files; a copy may carry a title line or two.
 const HEADER_SEARCH_LINES = 20;
 
-interface Register {
+/** A file whose header sits on one line, read line by line. */
+interface LineFile {
   file: InputFile;
+  role: AifaRole;
   encoding: 'utf-8' | 'windows-1252';
   separator: string;
   headerLine: number;
+  headerText: string[];
+  header: string[];
   index: ReadonlyMap<string, number>;
   width: number;
 }
+type Register = LineFile;
 
-/** The register's header, when `file` is the register; null for any other file. */
-async function registerHeader(file: InputFile): Promise<Register | null> {
+/** The file's role and one-line header, or null when no line of the first lines is an AIFA header (the H list's header spans two). */
+async function lineHeader(file: InputFile): Promise<LineFile | null> {
   const encoding = (await isUtf8File(file)) ? 'utf-8' : 'windows-1252';
   for await (const { line, text } of fileLines(file, encoding)) {
     if (line > HEADER_SEARCH_LINES) break;
     const separator = detectSeparator(text);
-    const header = (parseCsv(text, separator)[0]?.fields ?? []).map(headerKey);
+    const headerText = splitLine(text, separator).map((f) => f.replace(/\s+/g, ' ').trim());
+    const header = headerText.map(headerKey);
     const role = roleOfHeader(header, file.name);
-    if (role) return role === 'register' ? { file, encoding, separator, headerLine: line, index: columnIndex(header), width: header.length } : null;
+    if (role) return { file, role, encoding, separator, headerLine: line, headerText, header, index: columnIndex(header), width: header.length };
   }
   return null;
 }
 
-/** The register's data rows after its header. */
-async function* registerRows(register: Register): AsyncGenerator<DelimitedRow> {
-  for await (const { line, text } of fileLines(register.file, register.encoding)) {
-    if (line <= register.headerLine) continue;
-    const fields = parseCsv(text, register.separator)[0]?.fields;
-    if (fields) yield delimitedRow(register.index, line, fields);
+/** The data rows after a one-line header (the register's, in both passes). */
+async function* lineRows(source: LineFile): AsyncGenerator<DelimitedRow> {
+  for await (const { line, text } of fileLines(source.file, source.encoding)) {
+    if (line <= source.headerLine) continue;
+    const fields = splitLine(text, source.separator);
+    // As `delimitedTable` does: a line of empty fields (`;;;;`) is no row.
+    if (fields.some((f) => f.trim() !== '')) yield delimitedRow(source.index, line, fields);
   }
+}
+const registerRows = lineRows;
+
+/** A file beside the register as a table, read line by line (no decoded copy of the whole file), or whole when its header spans lines. */
+async function openAnnex(file: InputFile, head: LineFile | null): Promise<Opened> {
+  if (!head) return openWhole(file);
+  const rows: DelimitedRow[] = [];
+  for await (const row of lineRows(head)) rows.push(row);
+  return { file, role: head.role, table: { header: head.header, headerText: head.headerText, rows } };
 }
 
 interface Checked { read: number; kept: number; contiguous: boolean; aics: Set<string> }
@@ -109,8 +126,8 @@ async function* products(register: Register, skip: ReadonlySet<number>, annexes:
 
 /** Opens the AIFA files for a streamed ingest; see the module comment. */
 export async function openItAifa(files: InputFile[]): Promise<StreamedAdapterResult> {
-  const headers = await Promise.all(files.map(registerHeader));
-  const registers = headers.filter((h): h is Register => h !== null);
+  const heads = await Promise.all(files.map(lineHeader));
+  const registers = heads.filter((h): h is Register => h?.role === 'register');
   if (registers.length !== 1) return parseItAifa(files);
   const register = registers[0]!;
   const log = new ProblemLog();
@@ -120,7 +137,8 @@ export async function openItAifa(files: InputFile[]): Promise<StreamedAdapterRes
   if (!checked.contiguous) return parseItAifa(files);
   // An empty register would delete every stored AIFA pack on ingest: refuse it instead.
   if (checked.kept === 0) throw new FileRejectedError(register.file.name, 'no usable AIC rows below the header');
-  const others = files.filter((f) => f !== register.file).map(openWhole);
+  const others: Opened[] = [];
+  for (const [i, file] of files.entries()) if (file !== register.file) others.push(await openAnnex(file, heads[i]!));
   const annexes = readAnnexes(others, (aic) => checked.aics.has(aic), log, substances);
   checked.aics.clear();
   const skip = new Set(log.problems.filter((p) => p.file === register.file.name).map((p) => p.line));
