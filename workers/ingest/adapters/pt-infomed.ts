@@ -12,6 +12,10 @@
  *   (`875 mg + 125 mg`), the ATC code of `A10BA02 - metformina`, the holder, the AIM status and
  *   date, generic flag and dispensing classification (MSRM / MNSRM).
  * Substances are provisional, keyed by name, with the Portuguese name in `names.pt`.
+ *
+ * Infarmed documents no layout for the export: the product columns are those public readers of
+ * `lista_infomed` use, the presentation columns carry the names Infomed's search form and
+ * presentation table give them. Columns are therefore found by header text, never by position.
  */
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
