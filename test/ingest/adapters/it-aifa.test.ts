@@ -75,6 +75,8 @@ describe('it-aifa adapter: the register (confezioni_fornitura.csv, Windows-1252,
     expect(find(registerOnly, '043701010').pack).toMatchObject({ units: 15, unit: 'ML' });
     expect(find(registerOnly, '040931026').pack).toMatchObject({ units: 60, unit: 'COMPRESSE' });
     expect(find(registerOnly, '040931026').product.ingredients[0]).toMatchObject({ strength_value: 2.5, strength_unit: 'mg', strength_text: '2,5 MG' });
+    expect(find(registerOnly, '040931026').product.route).toBe('USO ORALE');
+    expect(find(registerOnly, '026846016').product.route).toBeUndefined();
     expect(find(registerOnly, '043701010').product.ingredients[0]).toMatchObject({ strength_value: 100, strength_unit: 'U/ml' });
   });
 

@@ -50,7 +50,7 @@ describe('pt-infomed adapter: the Infomed export (CSV, Windows-1252, quoted fiel
   it('maps every column of a product and its pack', () => {
     const { product, pack } = find('2556683');
     expect(product).toMatchObject({
-      country: 'PT', brand: 'Glucophage', atc_code: 'A10BA02', dose_form: 'Comprimido revestido por película', holder: 'Merck, S.A.',
+      country: 'PT', brand: 'Glucophage', atc_code: 'A10BA02', dose_form: 'Comprimido revestido por película', route: 'Via oral', holder: 'Merck, S.A.',
       generic: false, authorisation_status: 'Autorizado', authorised_on: '1990-03-15', dispensing_category: 'MSRM', marketing_status: 'active',
       ingredients: [{ unii: 'name:METFORMINA', strength_value: 500, strength_unit: 'mg', strength_text: '500 mg' }],
     });
@@ -76,6 +76,7 @@ describe('pt-infomed adapter: the Infomed export (CSV, Windows-1252, quoted fiel
   });
 
   it('reads a pen pack as units with a total volume, and keeps an unreimbursed product without ATC or price', () => {
+    expect(find('5231987').product.route).toBe('Via subcutânea');
     expect(find('5231987').pack).toMatchObject({ units: 5, unit: 'unidade(s)', quantity: { value: 15, unit: 'ml' }, reimbursement_rate_percent: 90 });
     const arnica = find('4412988');
     expect(arnica.product.atc_code).toBeUndefined();
@@ -90,7 +91,7 @@ describe('pt-infomed adapter: the Infomed export (CSV, Windows-1252, quoted fiel
       { file: FILE, line: 10, message: 'Nº Registo "ABC123" is not a registration number' },
       { file: FILE, line: 11, message: 'Nº Registo 2556683 is listed twice (the first row is kept)' },
       { file: FILE, line: 12, message: 'Nº Registo 5046533: PVP "n/d" is not an amount in EUR' },
-      { file: FILE, line: 13, message: 'row has 2 fields, the header 17' },
+      { file: FILE, line: 13, message: 'row has 2 fields, the header 18' },
     ]);
     expect(result.files).toEqual([{ file: FILE, role: 'Infomed (apresentações)', read: 12, kept: 8, skipped: 4 }]);
   });

@@ -76,8 +76,10 @@ function newProduct(row: DelimitedRow, aic6: string, label: string, state: Regis
     ingredients,
     packs: [],
   };
+  // Only the EMA-style label names the route (`2,5 MG - COMPRESSA ... - USO ORALE - BLISTER`).
+  const route = /(?:^|\s-\s)(USO [A-Z' ]+?)(?=\s-\s|$)/i.exec(label)?.[1] ?? '';
   const optional: Array<[keyof ProductEntry, string]> = [
-    ['atc_code', row.get(C.atc).toUpperCase()], ['dose_form', row.get(C.form)], ['holder', row.get(C.holder)],
+    ['atc_code', row.get(C.atc).toUpperCase()], ['dose_form', row.get(C.form)], ['route', route], ['holder', row.get(C.holder)],
     ['dispensing_category', row.get(C.supply)], ['authorisation_status', row.get(C.status)],
   ];
   for (const [field, value] of optional) if (value !== '') (product as unknown as Record<string, unknown>)[field] = value;

@@ -13,6 +13,7 @@ export const PT_COLUMNS = {
   name: ['nome do medicamento', 'nome comercial', 'medicamento'],
   substance: ['substância ativa/dci', 'substância activa/dci', 'dci / nome genérico', 'dci/nome genérico', 'dci'],
   form: ['forma farmacêutica'],
+  route: ['via de administração', 'vias de administração', 'via administração'],
   strength: ['dosagem'],
   pack: ['apresentação', 'tamanho da embalagem', 'embalagem'],
   holder: ['titular de aim', 'titular aim'],

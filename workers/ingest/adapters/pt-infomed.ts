@@ -86,6 +86,7 @@ function newProduct(row: Row, key: string, ctx: Context): ProductEntry {
   const atc = /^([A-Z]\d{2}[A-Z]{2}\d{2})\b/.exec(row.get('atc').toUpperCase());
   if (atc) product.atc_code = atc[1]!;
   if (row.get('form') !== '') product.dose_form = row.get('form');
+  if (row.get('route') !== '') product.route = row.get('route');
   if (row.get('holder') !== '') product.holder = row.get('holder');
   if (row.get('authorisation') !== '') product.authorisation_status = row.get('authorisation');
   if (row.get('dispensing') !== '') product.dispensing_category = row.get('dispensing');
