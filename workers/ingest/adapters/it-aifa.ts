@@ -24,7 +24,7 @@ import { addRegisterRow, aicOf } from './it-aifa-register.ts';
 import type { RegisterState } from './it-aifa-register.ts';
 
 export const IT_AIFA_FILE = 'confezioni_fornitura.csv';
-export const IT_AIFA_OPTIONAL_FILES = ['PA_confezioni.csv', 'Classe_A_per_principio_attivo.csv', 'Classe_H_per_principio_attivo.csv', 'Lista_farmaci_equivalenti.csv'];
+export const IT_AIFA_OPTIONAL_FILES = ['PA_confezioni.csv', 'Classe_A_per_principio_attivo_<dd-mm-yyyy>.csv', 'Classe_H_per_principio_attivo_<dd-mm-yyyy>.csv', 'Lista_farmaci_equivalenti.csv'];
 
 export const IT_AIFA_SOURCE: SourceInfo = {
   id: 'it-aifa',
