@@ -184,6 +184,18 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'tlv_lakemedel.xlsx' }],
     intervalHours: DAILY,
     note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export. NPL product files belong to the same source: a sync reloads the list without them.',
+    // AIFA "Liste dei farmaci" → Anagrafica dei farmaci: stable names, regenerated daily (data of the day before).
+    id: 'it-aifa', adapter: 'it-aifa', name: 'AIFA medicinali autorizzati (confezioni)', country: 'IT',
+    url: 'https://drive.aifa.gov.it/farmaci/{file}',
+    downloads: [{ file: 'confezioni_fornitura.csv' }, { file: 'PA_confezioni.csv', optional: true }],
+    intervalHours: SIX_HOURS,
+    note: 'The Classe A/H lists carry their date in the file name and the lista di trasparenza lives on www.aifa.gov.it: give them to `drugref ingest it-aifa` with the register when you want their prices.',
+  },
+  {
+    id: 'pt-infomed', adapter: 'pt-infomed', name: 'Infarmed Infomed (apresentações)', country: 'PT', url: null,
+    downloads: [{ file: 'lista_infomed.csv' }],
+    intervalHours: DAILY,
+    note: 'Infomed exports its list only from the search page (extranet.infarmed.pt/INFOMED-fo), with no stable download link: set SYNC_PT_INFOMED_URL to where you publish the export with presentations (CSV or xlsx).',
   },
 ];
 

@@ -335,6 +335,7 @@ const NORMALISERS: Record<LookupSystem, (raw: string) => string | null> = {
     return isValidCip13(code) ? code : null;
   },
   pzn: (raw) => normalisePzn(raw.trim()),
+  // HL7 Italia names the AIC code system urn:oid:2.16.840.1.113883.2.9.6.1.5 (FHIR and CDA).
   aic: (raw) => normaliseAic(raw.trim()),
   ndc11: (raw) => {
     const code = raw.trim();
@@ -429,6 +430,18 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
   se_npl_pack_id: (raw) => (NPL_SHAPE.test(raw.replace(/[\s-]/g, '')) ? raw.replace(/[\s-]/g, '') : null),
   // Finnish Vnr (Nordic article number, 6 digits) as Fimea and Kela print it; leading zeros kept.
   fi_vnr: (raw) => digits(raw, 6, 6),
+  // AIFA product code (AIC6, COD_FARMACO): the first six digits of every AIC of the medicine.
+  it_aic6: (raw) => {
+    const code = digits(raw, 1, 6);
+    return code ? code.padStart(6, '0') : null;
+  },
+  // Infarmed número de registo of a presentation (7 digits; exports sometimes drop leading zeros).
+  pt_registo: (raw) => {
+    const code = digits(raw.replace(/^N\.?º\s*/i, ''), 1, 7);
+    return code && Number(code) > 0 ? code.padStart(7, '0') : null;
+  },
+  // CNPEM, the Portuguese prescription grouping code (same substance, strength, form and pack size): 8 digits.
+  pt_cnpem: (raw) => digits(raw, 8, 8),
 };
 
 const ALL_NORMALISERS: Record<string, ((raw: string) => string | null) | undefined> = {

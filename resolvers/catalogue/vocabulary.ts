@@ -27,6 +27,9 @@ export const EXTRA_SYSTEMS = [
   'se_npl_id',
   'se_npl_pack_id',
   'fi_vnr',
+  'it_aic6',
+  'pt_registo',
+  'pt_cnpem',
 ] as const;
 export type IdentifierSystem = LookupSystem | (typeof EXTRA_SYSTEMS)[number];
 

@@ -15,6 +15,7 @@ describe('adapter registry', () => {
       'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'snapshot',
       'es-cima', 'at-eko',
       'fi-fimea', 'se-tlv',
+      'it-aifa', 'pt-infomed',
     ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();

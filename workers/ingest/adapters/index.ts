@@ -31,6 +31,9 @@ import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.t
 import { AT_EKO_FILE, AT_EKO_OPTIONAL_FILES, parseAtEko } from './at-eko.ts';
 import { FI_KELA_FILE, FI_LAAKEAINE_FILE, FI_PAKKAUS_FILE, parseFiFimea } from './fi-fimea.ts';
 import { SE_TLV_FILE, parseSeTlvFiles } from './se-tlv.ts';
+import { IT_AIFA_FILE, IT_AIFA_OPTIONAL_FILES, parseItAifa } from './it-aifa.ts';
+import { openItAifa } from './it-aifa-stream.ts';
+import { PT_INFOMED_FILE, parsePtInfomed } from './pt-infomed.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -206,6 +209,18 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [SE_TLV_FILE],
     optionalFiles: ['<NPL-id>.xml'],
     parse: async (files) => parseSeTlvFiles(files),
+    id: 'it-aifa',
+    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv), optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header)',
+    files: [IT_AIFA_FILE],
+    optionalFiles: IT_AIFA_OPTIONAL_FILES,
+    parse: async (files) => parseItAifa(files),
+    open: (files) => openItAifa(files),
+  },
+  {
+    id: 'pt-infomed',
+    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão',
+    files: [PT_INFOMED_FILE],
+    parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
   },
 ];
 

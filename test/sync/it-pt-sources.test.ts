@@ -1,0 +1,66 @@
+/**
+ * Sync of the Italian and Portuguese registers against the local fake publisher: AIFA's two
+ * plain CSVs through the `{file}` URL (the ingredients file optional), Infomed's export from the
+ * operator-set URL; both ingested into the catalogue as their adapters read them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../platform/config.ts';
+import type { Database } from '../../platform/db.ts';
+import { SYNC_SOURCES } from '../../platform/sync-sources.ts';
+import { listSources } from '../../resolvers/sources/status.ts';
+import { inactiveReason } from '../../workers/sync/worker.ts';
+import { openTestDatabase } from '../helpers/db.ts';
+import { FakePublisher } from './publisher.ts';
+import { fixture, runner, state, syncConfig } from './helpers.ts';
+
+const AIFA = '/farmaci/';
+const INFOMED = '/mirror/lista_infomed.csv';
+
+describe('register sync: it-aifa and pt-infomed', () => {
+  let db: Database;
+  let publisher: FakePublisher;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    publisher = await new FakePublisher().start();
+  });
+  afterAll(async () => {
+    await publisher.close();
+    await db.close();
+  });
+
+  it('knows AIFA\'s download location and that Infomed needs an operator-set URL', () => {
+    const defaults = loadConfig({ SYNC_ENABLED: 'true' });
+    expect(SYNC_SOURCES.find((s) => s.id === 'it-aifa')?.url).toBe('https://drive.aifa.gov.it/farmaci/{file}');
+    expect(inactiveReason(defaults.sync, SYNC_SOURCES.find((s) => s.id === 'pt-infomed')!)).toMatch(/SYNC_PT_INFOMED_URL/);
+  });
+
+  it('downloads the AIFA register, skips a missing ingredients file, and ingests the register', async () => {
+    publisher.publish(`${AIFA}confezioni_fornitura.csv`, fixture('it-aifa/confezioni_fornitura.csv'));
+    const r = runner(db, syncConfig(publisher, { 'it-aifa': `${AIFA}{file}` }));
+    const [result] = await r.runNow(['it-aifa']);
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', bytes: 3181, rows: { read: 14, kept: 12, skipped: 2 } });
+    expect(publisher.hitsOf(`${AIFA}PA_confezioni.csv`).map((h) => h.answered)).toEqual([404]);
+
+    // The ingredients file appears: the next sync fetches and reads both files.
+    publisher.publish(`${AIFA}PA_confezioni.csv`, fixture('it-aifa/PA_confezioni.csv'));
+    const [second] = await r.runNow(['it-aifa']);
+    await r.close();
+    expect(second, JSON.stringify(second)).toMatchObject({ outcome: 'ok', rows: { read: 28, kept: 25, skipped: 3 } });
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'it-aifa'");
+    expect(rows[0]!.n).toBe(12);
+    expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['it-aifa', 'ok']);
+  });
+
+  it('downloads the Infomed export from the configured URL and ingests it', async () => {
+    publisher.publish(INFOMED, fixture('pt-infomed/lista_infomed.csv'));
+    const r = runner(db, syncConfig(publisher, { 'pt-infomed': INFOMED }));
+    const [result] = await r.runNow(['pt-infomed']);
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 12, kept: 8, skipped: 4 } });
+    expect((await r.runNow(['pt-infomed']))[0]).toMatchObject({ outcome: 'not_modified' });
+    await r.close();
+    expect((await state(db, 'pt-infomed')).rows_kept).toBe(8);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'pt-infomed'");
+    expect(rows[0]!.n).toBe(8);
+  });
+});
