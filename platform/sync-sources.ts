@@ -184,6 +184,8 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'tlv_lakemedel.xlsx' }],
     intervalHours: DAILY,
     note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export. NPL product files belong to the same source: a sync reloads the list without them.',
+  },
+  {
     // AIFA "Liste dei farmaci" → Anagrafica dei farmaci: stable names, regenerated daily (data of the day before).
     id: 'it-aifa', adapter: 'it-aifa', name: 'AIFA medicinali autorizzati (confezioni)', country: 'IT',
     url: 'https://drive.aifa.gov.it/farmaci/{file}',

@@ -17,24 +17,6 @@ export interface DelimitedRow {
   /** Number of cells the row has (a short or long row is usually malformed). */
   width: number;
   /** The trimmed cell under a header key (see `headerKey`); '' when absent. */
- * A delimited text file (`;`, tab or `,`) read as a table through its header row, the way the
- * Italian AIFA lists and the Portuguese Infomed exports are published: UTF-8 or Windows-1252
- * (decided per file), CRLF or LF, fields quoted with doubled quotes inside, title lines above
- * the header skipped. Rows keep their first line number for problem reports; cells are read by
- * header key (`headerKey`: lower case, single spaces), so header wording that differs only in
- * case between releases (`codice_aic` / `CODICE_AIC`) reads the same.
- */
-import { FileRejectedError, decodeUtf8OrLatin, parseCsv } from './common.ts';
-import type { CsvRecord } from './common.ts';
-import type { InputFile } from './common.ts';
-import { headerKey } from './sheet-table.ts';
-
-/** A data row below the header. */
-export interface DelimitedRow {
-  line: number;
-  /** Number of fields the row has (a row with fewer than the header is malformed). */
-  width: number;
-  /** The trimmed cell under a header key, '' when absent. */
   get(column: string): string;
 }
 
@@ -114,94 +96,6 @@ export async function readDelimitedTable(file: InputFile, isHeader: (keys: strin
     rows: sheet.rows.map((r) => ({ line: r.line, width: sheet.header.length, get: r.get })),
     workbook: true,
   };
-  /** Header cells as written (for headers that carry a date, like `Prezzo Pubblico 15 settembre 2026`). */
-  headerText: string[];
-  rows: DelimitedRow[];
-}
-
-// Publishers put a title or a note of a line or two above the header; further down is data.
-const HEADER_SEARCH_LINES = 20;
-
-/** The separator used most in the first lines: `;` for AIFA and Infarmed, tab or `,` for re-saved copies. */
-export function detectSeparator(text: string): string {
-  const head = text.slice(0, 4000);
-  const count = (sep: string) => head.split(sep).length - 1;
-  return [';', '\t', ','].map((sep) => [sep, count(sep)] as const).sort((a, b) => b[1] - a[1])[0]![0];
-}
-
-/**
- * The table of a delimited file below the first line whose header keys satisfy `isHeader`;
- * the file is rejected when no line in the first lines does.
- */
-export function delimitedTable(file: InputFile, isHeader: (keys: string[]) => boolean, what: string): DelimitedTable {
-  const text = decodeUtf8OrLatin(file.content);
-  const records = delimitedRecords(text, detectSeparator(text));
-  const at = records.slice(0, HEADER_SEARCH_LINES).findIndex((r) => isHeader(r.fields.map(headerKey)));
-  if (at < 0) throw new FileRejectedError(file.name, `no header row naming ${what} in the first ${HEADER_SEARCH_LINES} lines`);
-  const headerText = records[at]!.fields.map((f) => f.replace(/\s+/g, ' ').trim());
-  const header = headerText.map(headerKey);
-  const index = columnIndex(header);
-  const rows = records.slice(at + 1)
-    .filter((r) => r.fields.some((f) => f.trim() !== ''))
-    .map((r) => delimitedRow(index, r.line, r.fields));
-  return { header, headerText, rows };
-}
-
-/** True when `text` ends inside a quoted field (a quoted line break follows), read as `parseCsv` reads it. */
-function endsQuoted(text: string, separator: string): boolean {
-  let quoted = false;
-  let fieldStart = true;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') i += 1;
-        else quoted = false;
-      }
-    } else if (ch === '"' && fieldStart) {
-      quoted = true;
-      fieldStart = false;
-    } else fieldStart = ch === separator;
-  }
-  return quoted;
-}
-
-/**
- * The records of a delimited text, as `parseCsv` reads them but line by line: a line without a
- * quote is split plainly (a register of 80 MB in seconds instead of a minute), and a line that
- * ends inside a quoted field (the H list's `"Codice⏎AIC"` header) is joined with the next.
- */
-export function delimitedRecords(text: string, separator: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  const lines = text.split('\n');
-  let pending: string | null = null;
-  let start = 0;
-  for (let i = 0; i < lines.length; i += 1) {
-    const raw = lines[i]!;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (pending === null) { pending = line; start = i + 1; } else pending += `\n${line}`;
-    if (pending.includes('"') && endsQuoted(pending, separator) && i < lines.length - 1) continue;
-    if (pending.trim() !== '') records.push({ line: start, fields: splitLine(pending, separator) });
-    pending = null;
-  }
-  return records;
-}
-
-/** Fields of one line: a plain split unless the line quotes a field (most lines of a register do not). */
-export function splitLine(text: string, separator: string): string[] {
-  return text.includes('"') ? (parseCsv(text, separator)[0]?.fields ?? []) : text.split(separator);
-}
-
-/** Position of each header key (the first, when a key repeats). */
-export function columnIndex(header: readonly string[]): ReadonlyMap<string, number> {
-  const index = new Map<string, number>();
-  header.forEach((name, i) => { if (name !== '' && !index.has(name)) index.set(name, i); });
-  return index;
-}
-
-/** A row of fields read through a header's column index. */
-export function delimitedRow(index: ReadonlyMap<string, number>, line: number, fields: readonly string[]): DelimitedRow {
-  return { line, width: fields.length, get: (column) => (fields[index.get(column) ?? -1] ?? '').trim() };
 }
 
 /** The first of `names` (header keys) the table has, or undefined. */
@@ -226,7 +120,4 @@ export function listDate(raw: string): string | null {
   const iso = parts.join('-');
   const date = new Date(`${iso}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
-/** The first header key starting with one of `prefixes` (dated headers such as `prezzo pubblico 15 settembre 2026`). */
-export function columnStartingWith(header: readonly string[], prefixes: readonly string[]): string | undefined {
-  return header.find((h) => prefixes.some((p) => h.startsWith(p)));
 }

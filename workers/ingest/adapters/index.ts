@@ -209,6 +209,8 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [SE_TLV_FILE],
     optionalFiles: ['<NPL-id>.xml'],
     parse: async (files) => parseSeTlvFiles(files),
+  },
+  {
     id: 'it-aifa',
     description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv), optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header)',
     files: [IT_AIFA_FILE],

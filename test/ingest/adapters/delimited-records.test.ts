@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../workers/ingest/adapters/common.ts';
-import { delimitedRecords, delimitedTable, detectSeparator, splitLine } from '../../../workers/ingest/adapters/delimited-table.ts';
+import { delimitedRecords, delimitedTable, detectSeparator, splitLine } from '../../../workers/ingest/adapters/delimited-records.ts';
 
 describe('delimited tables (AIFA and Infomed CSVs)', () => {
   it('reads records line by line as parseCsv reads the whole text: quoted separators, doubled quotes, quoted line breaks', () => {
