@@ -189,6 +189,27 @@ export function normaliseCbgMebId(raw: string): string | null {
   return m ? String(Number(m[1])) : null;
 }
 
+/**
+ * Belgian SAM AMP code (actual medicinal product of the FAMHP authentic source): `SAM`, six
+ * digits, a dash and two digits (`SAM123456-01`). No FHIR naming system is published for it.
+ */
+export function normaliseBeAmpCode(raw: string): string | null {
+  const code = raw.replace(/\s+/g, '').toUpperCase();
+  return /^SAM\d{6}-\d{2}$/.test(code) ? code : null;
+}
+
+/** Belgian SAM AMPP code: the CTI-extended number of a pack (`123456-01`: CTI and pack sequence). */
+export function normaliseBeAmppCode(raw: string): string | null {
+  const code = raw.replace(/\s+/g, '');
+  return /^\d{6}-\d{2}$/.test(code) ? code : null;
+}
+
+/** A SAM AMP code typed into search: the `SAM` prefix makes the shape distinctive. */
+function detectBelgian(q: string): CodeCandidate[] {
+  const code = normaliseBeAmpCode(q);
+  return code ? [{ kind: 'national', system: 'be_amp_code', code }] : [];
+}
+
 /** Norwegian FEST ids: `ID_` followed by a GUID, compared upper case. */
 export function normaliseFestId(raw: string): string | null {
   const code = raw.trim().toUpperCase();
@@ -259,6 +280,7 @@ export function detectCodes(q: string): CodeCandidate[] {
     ...detectAicPzn(compact),
     ...detectNationalDigits(compact),
     ...detectNationalPrefixed(compact),
+    ...detectBelgian(compact),
     ...detectUnii(compact),
     ...detectRxcui(compact),
   ];
@@ -370,6 +392,8 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
     const code = raw.replace(/\s+/g, '').toUpperCase();
     return code === '' ? null : code;
   },
+  be_amp_code: normaliseBeAmpCode,
+  be_ampp_code: normaliseBeAmppCode,
 };
 
 const ALL_NORMALISERS: Record<string, ((raw: string) => string | null) | undefined> = {

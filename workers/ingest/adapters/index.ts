@@ -27,6 +27,7 @@ import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
+import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -168,6 +169,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'German PZN list: BfArM/GKV Festbetragsarzneimittel or an AVP price list (CSV or xlsx; PZN, Arzneimittelname, Festbetrag/Preis)',
     files: ['festbetraege.csv'],
     parse: async (files) => parseDePzn(single(files, 'festbetraege.csv')),
+  },
+  {
+    id: 'nl-cbg',
+    description: 'Dutch CBG-MEB Geneesmiddeleninformatiebank export (metadata.csv, pipe separated): registrations (RVG/RVH or EU number), substances, ATC, afleverstatus',
+    files: [NL_CBG_FILE],
+    parse: async (files) => parseNlCbg(single(files, NL_CBG_FILE)),
+    open: async (files) => openNlCbg(single(files, NL_CBG_FILE)),
   },
   {
     id: 'snapshot',
