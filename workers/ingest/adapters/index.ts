@@ -28,6 +28,7 @@ import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
+import { BE_SAM_FILE, openBeSam, parseBeSam } from './be-sam.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -176,6 +177,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [NL_CBG_FILE],
     parse: async (files) => parseNlCbg(single(files, NL_CBG_FILE)),
     open: async (files) => openNlCbg(single(files, NL_CBG_FILE)),
+  },
+  {
+    id: 'be-sam',
+    description: 'Belgian FAMHP SAM v2 actual-medicines export (AMP-<date>.xml of the SAM export zip, root ExportActualMedicines): AMPs, AMPPs with CNKs, prices, ATC; streamed',
+    files: [BE_SAM_FILE],
+    parse: async (files) => parseBeSam(single(files, BE_SAM_FILE)),
+    open: async (files) => openBeSam(single(files, BE_SAM_FILE)),
   },
   {
     id: 'snapshot',
