@@ -29,6 +29,7 @@ import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
 import { BE_SAM_FILE, openBeSam, parseBeSam } from './be-sam.ts';
+import { IE_HPRA_FILE, parseIeHpra } from './ie-hpra.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -184,6 +185,12 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [BE_SAM_FILE],
     parse: async (files) => parseBeSam(single(files, BE_SAM_FILE)),
     open: async (files) => openBeSam(single(files, BE_SAM_FILE)),
+  },
+  {
+    id: 'ie-hpra',
+    description: 'Irish HPRA list of authorised human medicines (latestHMlist.xml): PA/PPA licences, substances, ATC, licence and dispensing legal status',
+    files: [IE_HPRA_FILE],
+    parse: parseSingle(IE_HPRA_FILE, (name, content) => parseIeHpra({ name, content })),
   },
   {
     id: 'snapshot',
