@@ -166,9 +166,9 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
   },
   {
-    // FAMHP SAM v2 full export (zip of AMP-, VMP-, RMB-… XML files); each release has its own version number.
+    // FAMHP SAM v2 full export (zip of AMP-, VMP-, RMB-… XML files; AMP and RMB are read); each release has its own version number.
     id: 'be-sam', adapter: 'be-sam', name: 'FAMHP SAM v2 actual medicines', country: 'BE', url: null,
-    downloads: [{ file: 'samv2-full.zip', unzip: { entries: [/^AMP[-_].*\.xml$/i, /^AMP\.xml$/i] } }],
+    downloads: [{ file: 'samv2-full.zip', unzip: { entries: [/^AMP[-_].*\.xml$/i, /^AMP\.xml$/i, /^RMB[-_].*\.xml$/i, /^RMB\.xml$/i] } }],
     intervalHours: DAILY,
     note: 'SAM names each full export by version: read the current one from https://www.vas.ehealth.fgov.be/websamcivics/samcivics/download/samv2-full-getLastVersion?xsd=5 and set SYNC_BE_SAM_URL to https://www.vas.ehealth.fgov.be/websamcivics/samcivics/download/samv2-download?type=FULL&xsd=5&version=<version> (or to a mirror that always serves the latest zip).',
   },

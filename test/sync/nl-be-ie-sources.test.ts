@@ -46,13 +46,15 @@ describe('NL, BE and IE sync sources', () => {
     expect((await state(db, 'nl-cbg')).rows_kept).toBe(7);
   });
 
-  it('downloads the SAM zip, unpacks only its AMP file and ingests it', async () => {
+  it('downloads the SAM zip, unpacks its AMP and RMB files (not the others) and ingests them', async () => {
     publisher.publish('/sam/samv2-full.zip', buildZip([
       { name: 'AMP-1764000000000.xml', content: fixture('be-sam/AMP.xml') },
-      { name: 'RMB-1764000000000.xml', content: fixture('be-sam/wrong-root.xml') },
+      { name: 'RMB-1764000000000.xml', content: fixture('be-sam/RMB.xml') },
+      { name: 'CPN-1764000000000.xml', content: fixture('be-sam/broken.xml') },
     ]));
     await sync('be-sam', '/sam/samv2-full.zip');
-    expect((await state(db, 'be-sam')).rows_kept).toBe(4);
+    // Four AMPs and three reimbursement contexts.
+    expect((await state(db, 'be-sam')).rows_kept).toBe(7);
   });
 
   it('downloads the HPRA list and ingests it', async () => {

@@ -16,7 +16,7 @@ const file = (name: string) => ({ name, content: readFileSync(new URL(name, FIXT
 const asOf = new Date('2026-11-20T00:00:00Z');
 
 describe('be-sam adapter', async () => {
-  const { snapshot, problems, files } = await parseBeSam(file('AMP.xml'), { asOf });
+  const { snapshot, problems, files } = await parseBeSam([file('AMP.xml')], { asOf });
   const products = snapshot.products as ProductEntry[];
   const product = (key: string) => products.find((p) => p.key === key)!;
 
@@ -85,13 +85,31 @@ describe('be-sam adapter', async () => {
   });
 
   it('refuses another SAM export, a file without the export namespace, and broken XML', async () => {
-    await expect(parseBeSam(file('wrong-root.xml'))).rejects.toThrow(FileRejectedError);
-    await expect(parseBeSam({ name: 'AMP.xml', content: Buffer.from('<ExportActualMedicines><Amp/></ExportActualMedicines>') })).rejects.toThrow(/not a SAM v2/);
-    await expect(parseBeSam(file('broken.xml'))).rejects.toThrow(/not well-formed XML at line/);
+    await expect(parseBeSam([file('wrong-root.xml')])).rejects.toThrow(FileRejectedError);
+    await expect(parseBeSam([{ name: 'AMP.xml', content: Buffer.from('<ExportActualMedicines><Amp/></ExportActualMedicines>') }])).rejects.toThrow(/not a SAM v2/);
+    await expect(parseBeSam([file('broken.xml')])).rejects.toThrow(/not well-formed XML at line/);
+  });
+
+  it('adds the reimbursement export: category, statutory rate and base price of public-pharmacy CNKs', async () => {
+    const both = await parseBeSam([file('RMB.xml'), file('AMP.xml')], { asOf });
+    expect(both.files).toEqual([
+      { file: 'RMB.xml', role: 'RMB', read: 5, kept: 3, skipped: 2 },
+      { file: 'AMP.xml', role: 'AMP', read: 6, kept: 4, skipped: 2 },
+    ]);
+    expect(both.problems[0]).toEqual({ file: 'RMB.xml', line: 26, message: 'ReimbursementContext: CNK "30X2345" is not a 7-digit code' });
+    const metformin = (both.snapshot.products as ProductEntry[]).find((p) => p.key === 'SAM012345-00')!;
+    expect(metformin.attributes).toMatchObject({ reimbursement_category: 'B' });
+    expect(metformin.packs[0]).toMatchObject({ reimbursement_rate_percent: 75 });
+    expect(metformin.packs[0]!.prices).toContainEqual({ amount: 4.25, currency: 'EUR', kind: 'reimbursed', valid_from: '2025-01-01' });
+    expect(metformin.packs[1]!.reimbursement_rate_percent).toBeUndefined();
+    const lantus = (both.snapshot.products as ProductEntry[]).find((p) => p.key === 'SAM088888-00')!;
+    expect(lantus.packs[0]).toMatchObject({ reimbursement_rate_percent: 100 });
+    await expect(parseBeSam([file('RMB.xml')])).rejects.toThrow(/AMP export .* is required/);
+    await expect(parseBeSam([file('AMP.xml'), file('AMP.xml')])).rejects.toThrow(/given twice/);
   });
 
   it('streams the same products from disk, in read blocks', async () => {
-    const opened = await openBeSam(fileInput(new URL('AMP.xml', FIXTURES).pathname, 'AMP.xml'), { asOf });
+    const opened = await openBeSam([fileInput(new URL('AMP.xml', FIXTURES).pathname, 'AMP.xml')], { asOf });
     expect(opened.problems).toEqual(problems);
     const streamed: ProductEntry[] = [];
     for await (const p of opened.snapshot.products as AsyncIterable<ProductEntry>) streamed.push(p);

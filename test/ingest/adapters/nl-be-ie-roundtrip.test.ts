@@ -33,7 +33,7 @@ describe('NL, BE and IE round trip: CBG, SAM and HPRA → ingest → /v1/drugs',
     t = await startTestApp();
     key = await t.key({ tier: 'enterprise' });
     await ingestSnapshot(t.db, (await findAdapter('nl-cbg')!.parse([fixture('nl-cbg', 'metadata.csv')])).snapshot);
-    await ingestSnapshot(t.db, (await parseBeSam(fixture('be-sam', 'AMP.xml'), { asOf: new Date('2026-11-20T00:00:00Z') })).snapshot);
+    await ingestSnapshot(t.db, (await parseBeSam([fixture('be-sam', 'AMP.xml'), fixture('be-sam', 'RMB.xml')], { asOf: new Date('2026-11-20T00:00:00Z') })).snapshot);
     await ingestSnapshot(t.db, (await findAdapter('ie-hpra')!.parse([fixture('ie-hpra', 'latestHMlist.xml')])).snapshot);
   }, 120_000);
   afterAll(() => t.close());
@@ -58,7 +58,9 @@ describe('NL, BE and IE round trip: CBG, SAM and HPRA → ingest → /v1/drugs',
     expect(body.matched_pack.prices).toEqual(expect.arrayContaining([
       expect.objectContaining({ kind: 'ex_factory', amount: 2.36, currency: 'EUR' }),
       expect.objectContaining({ kind: 'public', amount: 4.25, currency: 'EUR' }),
+      expect.objectContaining({ kind: 'reimbursed', amount: 4.25, currency: 'EUR' }),
     ]));
+    expect(body.reimbursement_rate_percent).toBe(75);
     expect(body._meta.sources.map((s: { id: string }) => s.id)).toContain('be-sam');
     // The hospital CNK of the same pack, typed without its leading zero.
     expect((await lookup('be_apb', '781234')).id).toBe(body.id);

@@ -11,6 +11,7 @@ import type { Identifier, Ingredient, PackEntry, ProductEntry, SubstanceEntry } 
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import { attrOf, childOf, childrenOf, currentSlice, euro, firstText, flag, slices, textOf, texts } from './be-sam-read.ts';
 import type { Slice } from './be-sam-read.ts';
+import type { SamReimbursement } from './be-sam-rmb.ts';
 import type { XmlElement } from './xml-records.ts';
 
 /** A problem inside a record that costs only the part it names (one pack). */
@@ -25,6 +26,8 @@ export interface SamContext {
   substances: Map<string, SubstanceEntry>;
   /** CNKs given to a pack so far: a CNK names one pack, a second pack claiming it is a problem. */
   cnks: Set<string>;
+  /** Reimbursement of public-pharmacy CNKs, from the RMB export when it was given. */
+  reimbursements: Map<string, SamReimbursement>;
 }
 
 /** An ingredient of the current slice, its substance registered in the context. */
@@ -69,6 +72,13 @@ function cnkOf(raw: string): string | null {
   return /^\d{1,7}$/.test(raw.trim()) ? normaliseIdentifier('be_apb', raw.trim()) : null;
 }
 
+/** The statutory rate and reimbursement base price of a public-pharmacy CNK, once per pack. */
+function reimbursement(found: SamReimbursement | undefined, pack: PackEntry): void {
+  if (!found || pack.prices!.some((p) => p.kind === 'reimbursed')) return;
+  if (found.rate !== undefined) pack.reimbursement_rate_percent = found.rate;
+  if (found.basePrice !== undefined) pack.prices!.push({ amount: found.basePrice, currency: 'EUR', kind: 'reimbursed', ...(found.validFrom ? { valid_from: found.validFrom } : {}) });
+}
+
 /** CNKs and pharmacy price of the pack's DMPPs; the public price is the one of delivery environment P. */
 function dmpps(ampp: XmlElement, pack: PackEntry, ctx: SamContext, problems: PartProblem[]): void {
   for (const dmpp of childrenOf(ampp, 'Dmpp')) {
@@ -80,8 +90,10 @@ function dmpps(ampp: XmlElement, pack: PackEntry, ctx: SamContext, problems: Par
       ctx.cnks.add(cnk);
       pack.identifiers.push({ system: 'be_apb', code: cnk });
     }
+    if (attrOf(dmpp, 'deliveryEnvironment') !== 'P') continue;
+    reimbursement(ctx.reimbursements.get(cnk), pack);
     const slice = currentSlice(dmpp, ctx.day);
-    if (attrOf(dmpp, 'deliveryEnvironment') !== 'P' || !slice) continue;
+    if (!slice) continue;
     const price = euro(slice.data, 'Price');
     if (price !== null) pack.prices!.push({ amount: price, currency: 'EUR', kind: 'public', ...(slice.from ? { valid_from: slice.from } : {}) });
   }
@@ -178,5 +190,8 @@ export function buildSamProduct(amp: XmlElement, ctx: SamContext, problems: Part
   const previous = previousNames(slices(amp), name);
   if (previous) product.previous_names = previous;
   product.attributes = attributes(data, amp);
+  const categories = [...new Set(product.packs.flatMap((p) => p.identifiers)
+    .map((i) => (i.system === 'be_apb' ? ctx.reimbursements.get(i.code)?.category : undefined)).filter((c): c is string => c !== undefined))];
+  if (categories.length > 0) product.attributes.reimbursement_category = categories.join(';');
   return product;
 }

@@ -13,11 +13,14 @@ import type { StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
 import { SAM_EXPORT_NS } from './be-sam-read.ts';
+import { readSamReimbursements, samRoot } from './be-sam-rmb.ts';
+import type { SamReimbursement } from './be-sam-rmb.ts';
 import { buildSamProduct } from './be-sam-build.ts';
 import type { PartProblem, SamContext } from './be-sam-build.ts';
 import { xmlFileRecords } from './xml-file-records.ts';
 
 export const BE_SAM_FILE = 'AMP.xml';
+export const BE_SAM_RMB_FILE = 'RMB.xml';
 
 export const BE_SAM_SOURCE: SourceInfo = {
   id: 'be-sam',
@@ -46,16 +49,33 @@ function records(file: InputFile) {
   });
 }
 
-function context(day: string, substances: SamContext['substances']): SamContext {
-  return { day, substances, cnks: new Set() };
+function context(day: string, substances: SamContext['substances'], reimbursements: SamContext['reimbursements']): SamContext {
+  return { day, substances, cnks: new Set(), reimbursements };
+}
+
+/** The AMP export and, when given, the reimbursement export, told apart by their root element. */
+async function roles(files: InputFile[]): Promise<{ amp: InputFile; rmb?: InputFile }> {
+  let amp: InputFile | undefined;
+  let rmb: InputFile | undefined;
+  for (const file of files) {
+    const root = await samRoot(file);
+    if (root === 'ExportActualMedicines' && !amp) amp = file;
+    else if (root === 'ExportReimbursements' && !rmb) rmb = file;
+    else throw new FileRejectedError(file.name, `not a SAM v2 AMP or RMB export, or given twice (root <${root || 'none'}>)`);
+  }
+  if (!amp) throw new FileRejectedError(files[0]?.name ?? BE_SAM_FILE, 'the SAM AMP export (root ExportActualMedicines) is required');
+  return rmb ? { amp, rmb } : { amp };
 }
 
 /** Opens the export for a streamed ingest; see the module comment. */
-export async function openBeSam(file: InputFile, options: BeSamOptions = {}): Promise<StreamedAdapterResult> {
+export async function openBeSam(files: InputFile[], options: BeSamOptions = {}): Promise<StreamedAdapterResult> {
   const day = (options.asOf ?? new Date()).toISOString().slice(0, 10);
   const log = new ProblemLog();
+  const { amp: file, rmb } = await roles(files);
+  const rmbRead = rmb ? await readSamReimbursements(rmb, day, log) : { byCnk: new Map<string, SamReimbursement>(), read: 0, skipped: 0 };
+  const reimbursements = rmbRead.byCnk;
   const report: FileReport = { file: file.name, role: 'AMP', read: 0, kept: 0, skipped: 0 };
-  const first = context(day, new Map());
+  const first = context(day, new Map(), reimbursements);
   const skip = new Set<number>();
   const keys = new Set<string>();
   for await (const amp of records(file)) {
@@ -72,7 +92,7 @@ export async function openBeSam(file: InputFile, options: BeSamOptions = {}): Pr
   // An empty export would withdraw every stored Belgian product on ingest.
   if (report.kept === 0) throw new FileRejectedError(file.name, 'no usable Amp records');
   async function* products(): AsyncGenerator<ProductEntry> {
-    const again = context(day, first.substances);
+    const again = context(day, first.substances, reimbursements);
     for await (const amp of records(file)) {
       if (skip.has(amp.line)) continue;
       const product = buildSamProduct(amp, again, []);
@@ -83,13 +103,13 @@ export async function openBeSam(file: InputFile, options: BeSamOptions = {}): Pr
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: BE_SAM_SOURCE, substances: [...first.substances.values()], products: products() },
     problems: log.problems,
-    files: [report],
+    files: files.map((f): FileReport => (f === file ? report : { file: f.name, role: 'RMB', read: rmbRead.read, kept: rmbRead.read - rmbRead.skipped, skipped: rmbRead.skipped })),
   };
 }
 
 /** Reads the whole export into one snapshot (the same products, in the same order, as `openBeSam` streams). */
-export async function parseBeSam(file: InputFile, options: BeSamOptions = {}): Promise<AdapterResult> {
-  const opened = await openBeSam(file, options);
+export async function parseBeSam(files: InputFile[], options: BeSamOptions = {}): Promise<AdapterResult> {
+  const opened = await openBeSam(files, options);
   const products: ProductEntry[] = [];
   for await (const product of opened.snapshot.products as AsyncIterable<ProductEntry>) products.push(product);
   return { ...opened, snapshot: { ...opened.snapshot, products } };

@@ -28,7 +28,7 @@ import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
-import { BE_SAM_FILE, openBeSam, parseBeSam } from './be-sam.ts';
+import { BE_SAM_FILE, BE_SAM_RMB_FILE, openBeSam, parseBeSam } from './be-sam.ts';
 import { IE_HPRA_FILE, parseIeHpra } from './ie-hpra.ts';
 
 export { FileRejectedError } from './common.ts';
@@ -181,10 +181,11 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'be-sam',
-    description: 'Belgian FAMHP SAM v2 actual-medicines export (AMP-<date>.xml of the SAM export zip, root ExportActualMedicines): AMPs, AMPPs with CNKs, prices, ATC; streamed',
+    description: 'Belgian FAMHP SAM v2 export: AMP-<version>.xml (actual medicines: AMPs, AMPPs with CNKs, prices, ATC) and optionally RMB-<version>.xml (reimbursement category and base price); role from the root element; streamed',
     files: [BE_SAM_FILE],
-    parse: async (files) => parseBeSam(single(files, BE_SAM_FILE)),
-    open: async (files) => openBeSam(single(files, BE_SAM_FILE)),
+    optionalFiles: [BE_SAM_RMB_FILE],
+    parse: async (files) => parseBeSam(files),
+    open: async (files) => openBeSam(files),
   },
   {
     id: 'ie-hpra',
