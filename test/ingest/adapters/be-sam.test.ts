@@ -4,7 +4,9 @@
  * validity ended), four languages, public and hospital CNKs, an EU and a national
  * authorisation number, a pack text to parse, and records and packs the reader must refuse.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { openBeSam, parseBeSam } from '../../../workers/ingest/adapters/be-sam.ts';
@@ -106,6 +108,28 @@ describe('be-sam adapter', async () => {
     expect(lantus.packs[0]).toMatchObject({ reimbursement_rate_percent: 100 });
     await expect(parseBeSam([file('RMB.xml')])).rejects.toThrow(/AMP export .* is required/);
     await expect(parseBeSam([file('AMP.xml'), file('AMP.xml')])).rejects.toThrow(/given twice/);
+  });
+
+  it('reads an export larger than a read block from disk as from memory (characters split across blocks)', async () => {
+    const xml = readFileSync(new URL('AMP.xml', FIXTURES), 'utf-8');
+    const from = xml.indexOf('  <ns4:Amp code="SAM012345-00"');
+    const amp = xml.slice(from, xml.indexOf('  <ns4:Amp code="SAM054321-01"'));
+    const copies = Array.from({ length: 600 }, (_, i) => amp.replaceAll('012345', String(200000 + i))
+      .replace('2345678', String(2000000 + i)).replace('0781234', String(4000000 + i)).replace('23456AB', String(6000000 + i)));
+    const big = Buffer.from(`${xml.slice(0, from)}${copies.join('')}</ns4:ExportActualMedicines>\n`, 'utf-8');
+    expect(big.length).toBeGreaterThan(2 * (1 << 20));
+    const dir = mkdtempSync(join(tmpdir(), 'be-sam-'));
+    try {
+      writeFileSync(join(dir, 'AMP-big.xml'), big);
+      const onDisk = await parseBeSam([fileInput(join(dir, 'AMP-big.xml'), 'AMP-big.xml')], { asOf });
+      const inMemory = await parseBeSam([{ name: 'AMP-big.xml', content: big }], { asOf });
+      expect(onDisk).toEqual(inMemory);
+      expect(onDisk.snapshot.products).toHaveLength(600);
+      expect(onDisk.problems).toEqual([]);
+      expect((onDisk.snapshot.products as ProductEntry[])[599]!.attributes).toMatchObject({ name_fr: 'Metformine Sandoz 500 mg comprimés pelliculés' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('streams the same products from disk, in read blocks', async () => {
