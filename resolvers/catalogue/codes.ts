@@ -198,7 +198,11 @@ export function normaliseBeAmpCode(raw: string): string | null {
   return /^SAM\d{6}-\d{2}$/.test(code) ? code : null;
 }
 
-/** Belgian SAM AMPP code: the CTI-extended number of a pack (`123456-01`: CTI and pack sequence). */
+/**
+ * Belgian SAM AMPP code: the CTI-extended number of a pack (`123456-01`: CTI and pack sequence).
+ * HL7 Belgium naming system: https://www.ehealth.fgov.be/standards/fhir/medication/NamingSystem/cti-extended-code
+ * (the CNK, lookup system `be_apb`, is https://www.ehealth.fgov.be/standards/fhir/medication/NamingSystem/cnk-codes).
+ */
 export function normaliseBeAmppCode(raw: string): string | null {
   const code = raw.replace(/\s+/g, '');
   return /^\d{6}-\d{2}$/.test(code) ? code : null;
