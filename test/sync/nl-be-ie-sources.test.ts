@@ -43,7 +43,7 @@ describe('NL, BE and IE sync sources', () => {
   it('downloads the CBG metadata.csv and ingests it', async () => {
     publisher.publish('/cbg/metadata.csv', fixture('nl-cbg/metadata.csv'));
     await sync('nl-cbg', '/cbg/metadata.csv');
-    expect((await state(db, 'nl-cbg')).rows_kept).toBe(7);
+    expect((await state(db, 'nl-cbg')).rows_kept).toBe(8);
   });
 
   it('downloads the SAM zip, unpacks its AMP and RMB files (not the others) and ingests them', async () => {

@@ -73,8 +73,9 @@ describe('ie-hpra adapter', () => {
     ]);
   });
 
-  it('refuses another XML document and a list without usable records', () => {
-    expect(() => parseIeHpra(file('wrong-root.xml'))).toThrow(FileRejectedError);
+  it('refuses another XML document, a list without usable records, and broken XML', () => {
+    expect(() => parseIeHpra(file('wrong-root.xml'))).toThrow(/no usable <Product> records under <Vouchers>/);
+    expect(() => parseIeHpra({ name: 'latestHMlist.xml', content: Buffer.from('<Products><Product><LicenceNumber>PA1/1/1</Product></Products>') })).toThrow(FileRejectedError);
     expect(() => parseIeHpra({ name: 'latestHMlist.xml', content: Buffer.from('<Products><Product><ProductName>x</ProductName></Product></Products>') })).toThrow(/no usable <Product>/);
   });
 });

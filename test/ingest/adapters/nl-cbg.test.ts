@@ -27,7 +27,7 @@ describe('nl-cbg adapter', () => {
 
   it('names its source and counts the rows it read, kept and skipped', () => {
     expect(snapshot.source).toMatchObject({ id: 'nl-cbg', country: 'NL', url: 'https://www.geneesmiddeleninformatiebank.nl/metadata.csv' });
-    expect(files).toEqual([{ file: 'metadata.csv', role: 'Geneesmiddeleninformatiebank', read: 10, kept: 7, skipped: 3 }]);
+    expect(files).toEqual([{ file: 'metadata.csv', role: 'Geneesmiddeleninformatiebank', read: 11, kept: 8, skipped: 3 }]);
   });
 
   it('maps every column of a national registration', () => {
@@ -42,12 +42,13 @@ describe('nl-cbg adapter', () => {
     expect(snapshot.substances).toContainEqual({ unii: 'name:METFORMINEHYDROCHLORIDE', name: 'METFORMINEHYDROCHLORIDE', names: { nl: 'METFORMINEHYDROCHLORIDE' }, provisional: true });
   });
 
-  it('gives each substance of a combination its own strength, and keeps a decimal comma', () => {
+  it('gives each substance of a combination its own strength, reads decimal commas and unquotes a quoted field', () => {
     expect(product('RVG 33912').ingredients).toEqual([
       { unii: 'name:AMOXICILLINE TRIHYDRAAT', strength_value: 875, strength_unit: 'mg', strength_text: '875 mg' },
       { unii: 'name:KALIUMCLAVULANAAT', strength_value: 125, strength_unit: 'mg', strength_text: '125 mg' },
     ]);
-    expect(product('RVG 57201')).toMatchObject({ dose_form: 'Crème', ingredients: [{ strength_value: 10, strength_unit: 'mg/g' }] });
+    expect(product('RVG 57201')).toMatchObject({ dose_form: 'Crème', holder: 'Teva Nederland B.V.', ingredients: [{ strength_value: 10, strength_unit: 'mg/g' }] });
+    expect(product('RVG 60001').ingredients).toEqual([{ unii: 'name:SALBUTAMOLSULFAAT', strength_value: 0.1, strength_unit: 'mg/dosis', strength_text: '0,1 mg/dosis' }]);
   });
 
   it('reads an EU product by its pack and product EU numbers, with additional monitoring', () => {
@@ -67,9 +68,9 @@ describe('nl-cbg adapter', () => {
 
   it('reports malformed rows with file and line and skips them', () => {
     expect(problems).toEqual([
-      { file: 'metadata.csv', line: 9, message: '12 fields where the header has 16' },
       { file: 'metadata.csv', line: 10, message: 'RVG 60002: INSCHRIJVINGSDATUM "31-02-2010" is not a date' },
       { file: 'metadata.csv', line: 11, message: 'no REGISTRATIENUMMER' },
+      { file: 'metadata.csv', line: 12, message: '5 fields where the header has 16' },
     ]);
   });
 

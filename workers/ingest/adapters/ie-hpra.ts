@@ -1,7 +1,7 @@
 /**
  * The HPRA list of authorised human medicines (`latestHMlist.xml`): one `Product` element per
- * licence, under a `Products` root (any namespace; releases also wrapped the list one level
- * deeper). Read with saxes record by record (xml-records.ts), so a list declared in
+ * licence, under a `Products` root (any namespace; other releases named the root otherwise or
+ * wrapped the list one level deeper). Read with saxes record by record (xml-records.ts), so a list declared in
  * Windows-1252 reads as well as UTF-8; each record becomes a product (ie-hpra-rows.ts). The
  * list carries no packs or prices.
  */
@@ -30,12 +30,9 @@ export function parseIeHpra(file: InputFile): AdapterResult {
   const substances = new Map<string, SubstanceEntry>();
   const products = new Map<string, ProductEntry>();
   let read = 0;
+  // The root's name is not checked: releases named it differently, and a document without
+  // usable <Product> records is refused below whatever its root.
   const root = streamXmlRecords(file.name, file.content, {
-    onOpen(name, ancestors) {
-      if (ancestors.length === 0 && !/^(Products|ProductList|HumanMedicines|ArrayOfProduct)$/i.test(name)) {
-        throw new FileRejectedError(file.name, `root element <${name}> is not an HPRA product list`);
-      }
-    },
     isRecord: (name) => name === 'Product',
     onRecord(record, line) {
       read += 1;

@@ -43,11 +43,17 @@ function readHeader(file: string, line: string | undefined): Header {
   return { index: new Map(names.map((n, i) => [n, i])), width: names.length };
 }
 
+/** A field as written, without the double quotes a spreadsheet export may put around it. */
+function unquote(raw: string): string {
+  const value = raw.trim();
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/""/g, '"').trim() : value;
+}
+
 /** The product of one data line, or the problem message. */
 function readLine(header: Header, { line, text }: NumberedLine, substances: NlSubstances): ProductEntry | string {
   const values = text.split('|');
   if (values.length !== header.width) return `${values.length} fields where the header has ${header.width}`;
-  const row: NlRow = { line, get: (column) => (values[header.index.get(column) ?? -1] ?? '').trim() };
+  const row: NlRow = { line, get: (column) => unquote(values[header.index.get(column) ?? -1] ?? '') };
   return readNlProduct(row, substances);
 }
 
