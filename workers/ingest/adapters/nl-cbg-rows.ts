@@ -127,9 +127,6 @@ export function readNlProduct(row: NlRow, substances: NlSubstances): ProductEntr
   set('authorised_on', nlDate(date));
   set('dispensing_category', dispensingCodes(unescape(row.get('AFLEVERSTATUS'))).join(';'));
   if (/^(ja|j|yes|y|true|1)$/i.test(row.get('AANVULLENDEMONITORING'))) product.additional_monitoring = true;
-  const status = row.get('STATUS');
-  set('authorisation_status', status.toLowerCase());
-  if (/ingetrokken|vervallen|withdrawn/i.test(status)) product.marketing_status = 'withdrawn';
   const extra = attributes(row, reg);
   if (Object.keys(extra).length > 0) product.attributes = extra;
   return product;
