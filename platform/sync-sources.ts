@@ -198,6 +198,26 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'lista_infomed.csv' }],
     intervalHours: DAILY,
     note: 'Infomed exports its list only from the search page (extranet.infarmed.pt/INFOMED-fo), with no stable download link: set SYNC_PT_INFOMED_URL to where you publish the export with presentations (CSV or xlsx).',
+    // CBG-MEB Geneesmiddeleninformatiebank open data: the whole register as one pipe-separated file, refreshed weekly.
+    id: 'nl-cbg', adapter: 'nl-cbg', name: 'CBG-MEB Geneesmiddeleninformatiebank', country: 'NL',
+    url: 'https://www.geneesmiddeleninformatiebank.nl/metadata.csv',
+    downloads: [{ file: 'metadata.csv' }],
+    intervalHours: DAILY,
+  },
+  {
+    // FAMHP SAM v2 full export (zip of AMP-, VMP-, RMB-… XML files; AMP and RMB are read); each release has its own version number.
+    id: 'be-sam', adapter: 'be-sam', name: 'FAMHP SAM v2 actual medicines', country: 'BE', url: null,
+    downloads: [{ file: 'samv2-full.zip', unzip: { entries: [/^AMP[-_].*\.xml$/i, /^AMP\.xml$/i, /^RMB[-_].*\.xml$/i, /^RMB\.xml$/i] } }],
+    intervalHours: DAILY,
+    note: 'SAM names each full export by version: read the current one from https://www.vas.ehealth.fgov.be/websamcivics/samcivics/download/samv2-full-getLastVersion?xsd=5 and set SYNC_BE_SAM_URL to https://www.vas.ehealth.fgov.be/websamcivics/samcivics/download/samv2-download?type=FULL&xsd=5&version=<version> (or to a mirror that always serves the latest zip).',
+  },
+  {
+    // HPRA "Medicines listing" XML of authorised human medicines.
+    id: 'ie-hpra', adapter: 'ie-hpra', name: 'HPRA human medicines list', country: 'IE',
+    url: 'https://www.hpra.ie/img/uploaded/swedocuments/latestHMlist.xml',
+    downloads: [{ file: 'latestHMlist.xml' }],
+    intervalHours: DAILY,
+    note: 'The HPRA moves its downloads now and then; if the default answers 404, copy the current human medicines XML link from hpra.ie into SYNC_IE_HPRA_URL.',
   },
 ];
 

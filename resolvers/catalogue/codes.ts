@@ -190,6 +190,31 @@ export function normaliseCbgMebId(raw: string): string | null {
   return m ? String(Number(m[1])) : null;
 }
 
+/**
+ * Belgian SAM AMP code (actual medicinal product of the FAMHP authentic source): `SAM`, six
+ * digits, a dash and two digits (`SAM123456-01`). No FHIR naming system is published for it.
+ */
+export function normaliseBeAmpCode(raw: string): string | null {
+  const code = raw.replace(/\s+/g, '').toUpperCase();
+  return /^SAM\d{6}-\d{2}$/.test(code) ? code : null;
+}
+
+/**
+ * Belgian SAM AMPP code: the CTI-extended number of a pack (`123456-01`: CTI and pack sequence).
+ * HL7 Belgium naming system: https://www.ehealth.fgov.be/standards/fhir/medication/NamingSystem/cti-extended-code
+ * (the CNK, lookup system `be_apb`, is https://www.ehealth.fgov.be/standards/fhir/medication/NamingSystem/cnk-codes).
+ */
+export function normaliseBeAmppCode(raw: string): string | null {
+  const code = raw.replace(/\s+/g, '');
+  return /^\d{6}-\d{2}$/.test(code) ? code : null;
+}
+
+/** A SAM AMP code typed into search: the `SAM` prefix makes the shape distinctive. */
+function detectBelgian(q: string): CodeCandidate[] {
+  const code = normaliseBeAmpCode(q);
+  return code ? [{ kind: 'national', system: 'be_amp_code', code }] : [];
+}
+
 /** Norwegian FEST ids: `ID_` followed by a GUID, compared upper case. */
 export function normaliseFestId(raw: string): string | null {
   const code = raw.trim().toUpperCase();
@@ -307,6 +332,7 @@ export function detectCodes(q: string): CodeCandidate[] {
     ...detectNationalDigits(compact),
     ...detectNationalPrefixed(compact),
     ...detectAtPzn(compact),
+    ...detectBelgian(compact),
     ...detectUnii(compact),
     ...detectRxcui(compact),
     ...detectSwedishNpl(compact),
@@ -442,6 +468,8 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
   },
   // CNPEM, the Portuguese prescription grouping code (same substance, strength, form and pack size): 8 digits.
   pt_cnpem: (raw) => digits(raw, 8, 8),
+  be_amp_code: normaliseBeAmpCode,
+  be_ampp_code: normaliseBeAmppCode,
 };
 
 const ALL_NORMALISERS: Record<string, ((raw: string) => string | null) | undefined> = {

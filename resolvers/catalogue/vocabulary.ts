@@ -30,6 +30,8 @@ export const EXTRA_SYSTEMS = [
   'it_aic6',
   'pt_registo',
   'pt_cnpem',
+  'be_amp_code',
+  'be_ampp_code',
 ] as const;
 export type IdentifierSystem = LookupSystem | (typeof EXTRA_SYSTEMS)[number];
 

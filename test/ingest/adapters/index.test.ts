@@ -16,6 +16,7 @@ describe('adapter registry', () => {
       'es-cima', 'at-eko',
       'fi-fimea', 'se-tlv',
       'it-aifa', 'pt-infomed',
+      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'nl-cbg', 'be-sam', 'ie-hpra', 'snapshot',
     ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();

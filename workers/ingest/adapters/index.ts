@@ -34,6 +34,9 @@ import { SE_TLV_FILE, parseSeTlvFiles } from './se-tlv.ts';
 import { IT_AIFA_FILE, IT_AIFA_OPTIONAL_FILES, parseItAifa } from './it-aifa.ts';
 import { openItAifa } from './it-aifa-stream.ts';
 import { PT_INFOMED_FILE, parsePtInfomed } from './pt-infomed.ts';
+import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
+import { BE_SAM_FILE, BE_SAM_RMB_FILE, openBeSam, parseBeSam } from './be-sam.ts';
+import { IE_HPRA_FILE, parseIeHpra } from './ie-hpra.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -175,6 +178,27 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'German PZN list: BfArM/GKV Festbetragsarzneimittel or an AVP price list (CSV or xlsx; PZN, Arzneimittelname, Festbetrag/Preis)',
     files: ['festbetraege.csv'],
     parse: async (files) => parseDePzn(single(files, 'festbetraege.csv')),
+  },
+  {
+    id: 'nl-cbg',
+    description: 'Dutch CBG-MEB Geneesmiddeleninformatiebank export (metadata.csv, pipe separated): registrations (RVG/RVH or EU number), substances, ATC, afleverstatus',
+    files: [NL_CBG_FILE],
+    parse: async (files) => parseNlCbg(single(files, NL_CBG_FILE)),
+    open: async (files) => openNlCbg(single(files, NL_CBG_FILE)),
+  },
+  {
+    id: 'be-sam',
+    description: 'Belgian FAMHP SAM v2 export: AMP-<version>.xml (actual medicines: AMPs, AMPPs with CNKs, prices, ATC) and optionally RMB-<version>.xml (reimbursement category and base price); role from the root element; streamed',
+    files: [BE_SAM_FILE],
+    optionalFiles: [BE_SAM_RMB_FILE],
+    parse: async (files) => parseBeSam(files),
+    open: async (files) => openBeSam(files),
+  },
+  {
+    id: 'ie-hpra',
+    description: 'Irish HPRA list of authorised human medicines (latestHMlist.xml): PA/PPA licences, substances, ATC, licence and dispensing legal status',
+    files: [IE_HPRA_FILE],
+    parse: parseSingle(IE_HPRA_FILE, (name, content) => parseIeHpra({ name, content })),
   },
   {
     id: 'snapshot',

@@ -1,0 +1,83 @@
+/**
+ * Record elements of an XML register read from disk block by block (or from memory, the same
+ * way): saxes scans the UTF-8 text as it arrives and each record element is yielded as a small
+ * tree (xml-records.ts `XmlElement`) once its block has been scanned. Neither the file nor
+ * its decoded text is ever held whole, so an export of hundreds of megabytes (Belgian SAM)
+ * reads in flat memory. Elements are named by local name; namespace prefixes are dropped.
+ */
+import { SaxesParser } from 'saxes';
+import { FileRejectedError } from './common.ts';
+import type { InputFile } from './common.ts';
+import { openInput } from './line-stream.ts';
+import type { XmlElement } from './xml-records.ts';
+
+/** Where the records sit: the caller checks the root and says which elements are records. */
+export interface FileRecordSpec {
+  /** Called once with the root's local name and attributes (namespace declarations included); may throw FileRejectedError. */
+  onRoot(name: string, attributes: Record<string, string>): void;
+  /** True when the element opening under `ancestors` (local names, root first) is a record. */
+  isRecord(name: string, ancestors: readonly string[]): boolean;
+}
+
+function localName(qualified: string): string {
+  const colon = qualified.indexOf(':');
+  return colon < 0 ? qualified : qualified.slice(colon + 1);
+}
+
+/** A copy that does not keep the decoded block alive (V8 slices long substrings). */
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf-8').toString('utf-8');
+}
+
+/** A parser that pushes each completed record onto `out`. */
+function recordParser(file: InputFile, spec: FileRecordSpec, out: XmlElement[]): SaxesParser {
+  const parser = new SaxesParser({ position: true });
+  const ancestors: string[] = [];
+  const stack: XmlElement[] = [];
+  parser.on('error', (error) => {
+    throw new FileRejectedError(file.name, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
+  });
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    const attributes: Record<string, string> = {};
+    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
+    if (ancestors.length === 0) spec.onRoot(name, attributes);
+    if (stack.length > 0 || (ancestors.length > 0 && spec.isRecord(name, ancestors))) {
+      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
+      stack.at(-1)?.children.push(element);
+      stack.push(element);
+    }
+    ancestors.push(name);
+  });
+  const addText = (text: string): void => {
+    const current = stack.at(-1);
+    if (current) current.text += text;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    ancestors.pop();
+    const element = stack.pop();
+    if (!element) return;
+    element.text = detached(element.text);
+    if (stack.length === 0) out.push(element);
+  });
+  return parser;
+}
+
+/** The records of `file` in document order; a file that is not well-formed UTF-8 XML is rejected. */
+export async function* xmlFileRecords(file: InputFile, spec: FileRecordSpec): AsyncGenerator<XmlElement> {
+  const ready: XmlElement[] = [];
+  const parser = recordParser(file, spec, ready);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  let empty = true;
+  for await (const block of openInput(file)) {
+    empty &&= (block as Buffer).length === 0;
+    parser.write(decoder.decode(block as Buffer, { stream: true }));
+    yield* ready.splice(0);
+  }
+  parser.write(decoder.decode());
+  parser.close();
+  yield* ready.splice(0);
+  if (empty) throw new FileRejectedError(file.name, 'empty file: no XML root element');
+}
