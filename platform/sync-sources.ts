@@ -198,6 +198,8 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     downloads: [{ file: 'lista_infomed.csv' }],
     intervalHours: DAILY,
     note: 'Infomed exports its list only from the search page (extranet.infarmed.pt/INFOMED-fo), with no stable download link: set SYNC_PT_INFOMED_URL to where you publish the export with presentations (CSV or xlsx).',
+  },
+  {
     // CBG-MEB Geneesmiddeleninformatiebank open data: the whole register as one pipe-separated file, refreshed weekly.
     id: 'nl-cbg', adapter: 'nl-cbg', name: 'CBG-MEB Geneesmiddeleninformatiebank', country: 'NL',
     url: 'https://www.geneesmiddeleninformatiebank.nl/metadata.csv',
