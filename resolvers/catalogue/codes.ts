@@ -365,6 +365,9 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
   dmd_vmppid: (raw) => NORMALISERS.dmd_amppid(raw),
   dmd_apid: (raw) => NORMALISERS.dmd_amppid(raw),
   dmd_vtmid: (raw) => NORMALISERS.dmd_amppid(raw),
+  // Danish Drug ID (takst lms01), 11 digits; FHIR system https://laegemiddelstyrelsen.dk/LMS01/DrugID.
+  // Not detected in typeahead `q`: 11 digits read as an NDC-11 too.
+  dk_drug_id: (raw) => digits(raw, 11, 11),
   // Free-form national numbers: compared upper case without spaces.
   national: (raw) => {
     const code = raw.replace(/\s+/g, '').toUpperCase();

@@ -21,6 +21,7 @@ export type LookupSystem = (typeof LOOKUP_SYSTEMS)[number];
  */
 export const EXTRA_SYSTEMS = [
   'ndc', 'cip7', 'cis', 'unii', 'rxcui', 'eu_number', 'ema_procedure', 'dmd_vmpid', 'dmd_vmppid', 'dmd_apid', 'dmd_vtmid', 'national',
+  'dk_drug_id',
 ] as const;
 export type IdentifierSystem = LookupSystem | (typeof EXTRA_SYSTEMS)[number];
 

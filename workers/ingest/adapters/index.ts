@@ -23,6 +23,7 @@ import { parseJsonSnapshot } from './json-snapshot.ts';
 import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
 import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
 import { parseDePzn } from './de-pzn.ts';
+import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
@@ -168,6 +169,13 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'German PZN list: BfArM/GKV Festbetragsarzneimittel or an AVP price list (CSV or xlsx; PZN, Arzneimittelname, Festbetrag/Preis)',
     files: ['festbetraege.csv'],
     parse: async (files) => parseDePzn(single(files, 'festbetraege.csv')),
+  },
+  {
+    id: 'dk-lms',
+    description: 'Danish medicine price list (Lægemiddelstyrelsen takst, fixed width ISO-8859-1): lms01.txt drugs, lms02.txt packages and optionally lms03.txt prices, lms09.txt firms, lms30.txt substances',
+    files: DK_LMS_FILES,
+    optionalFiles: DK_LMS_OPTIONAL_FILES,
+    parse: async (files) => parseDkLms(files),
   },
   {
     id: 'snapshot',
