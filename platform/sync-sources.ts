@@ -153,6 +153,13 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     note: 'BfArM renames the Festbetrag list with every issue and the AVP lists are licensed (IFA): set SYNC_DE_PZN_URL to the current file.',
   },
   {
+    // Lægemiddelstyrelsen hands the takst (lmsNN.txt, every 14 days) to pharmacy and EHR vendors; medicinpriser.dk shows it.
+    id: 'dk-lms', adapter: 'dk-lms', name: 'Lægemiddelstyrelsen medicinpriser (takst)', country: 'DK', url: null,
+    downloads: [{ file: 'takst.zip', unzip: { entries: [/^lms(?:01|02|03|09|30)(?:\.txt)?$/i] } }],
+    intervalHours: DAILY,
+    note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current lms01, lms02, lms03, lms09 and lms30 files.',
+  },
+  {
     id: 'who-atc', adapter: 'who-atc', name: 'WHO ATC/DDD index', country: null, url: null,
     downloads: [{ file: 'atc.csv' }],
     intervalHours: DAILY,

@@ -24,7 +24,7 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
     expect(snapshot.substances).toContainEqual({ unii: 'name:METFORMINHYDROCHLORID', name: 'Metforminhydrochlorid', names: { da: 'Metforminhydrochlorid' }, provisional: true });
   });
 
-  it('maps lms02 packages with lms03 prices in DKK (øre / 100), the price date and the udleveringsgruppe', () => {
+  it('maps lms02 packages with lms03 prices in DKK (øre / 100: AIP, AUP, tilskudspris), the price date and the udleveringsgruppe', () => {
     const [pack, multi] = product('28100636474').packs;
     expect(pack).toMatchObject({
       key: '028174', description: '100 stk. (blister)', units: 100, dispensing_category: 'B', marketing_status: 'active',
@@ -50,6 +50,8 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
     expect(salve.product_name).toBe('Læsø Ringblomstsalve salve');
     expect(salve.holder).toBe('Læsø Urteapotek ApS');
     expect(salve.packs[0]).toMatchObject({ description: 'Tube', units: 50, unit: 'g', dispensing_category: 'HF' });
+    // HF/HX packs (sold outside pharmacies too) have free prices: the takst gives zeros.
+    expect(salve.packs[0]!.prices).toBeUndefined();
     expect(product('28102345678').ingredients).toEqual([{ unii: 'name:INSULIN GLARGIN', strength_value: 100, strength_unit: 'IU/ml', strength_text: '100 IE/ml' }]);
   });
 

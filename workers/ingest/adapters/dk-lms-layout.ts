@@ -17,8 +17,8 @@
  *                       opbevaringstid 2+1, opbevaringsbetingelse 1, oprettet 8,
  *                       seneste prisændring 8, udgået 8, beregningskode 1, tilskudsgruppe 1,
  *                       færdigfremstillingsgebyr 1, (1), distributør 6
- *   lms03 (priser)      varenummer 6, then 9-digit amounts in øre: AIP, registerpris,
- *                       ekspeditionens samlede pris (AUP), 2 × (unused here), tilskudspris,
+ *   lms03 (priser)      varenummer 6, then 9-digit amounts in øre: AIP, registerpris (AUP),
+ *                       ekspeditionens samlede pris (ESP), 2 × (unused here), tilskudspris,
  *                       leverancepris til hospitaler, (unused), ikke-tilskudsberettiget del
  *   lms09 (firmaer)     firmanummer 6, kort navn 20, langt navn 32, parallelimportør 2
  *   lms30 (indholdsstoffer) drug id 11, varenummer 6, stofklasse 100, substansgruppe 100, substans 150

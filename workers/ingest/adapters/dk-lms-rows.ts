@@ -108,9 +108,11 @@ export function packAttributes(packages: readonly LmsRecord[]): Record<string, s
   return out;
 }
 
-/** The prices of one lms03 record; a zero amount is the takst's "no such price". */
+/** The prices of one lms03 record; a zero amount is the takst's "no such price" (HF/HX packs carry none). */
 export function pricesOf(r: LmsRecord, validFrom: string | undefined): Price[] {
-  const kinds: Array<[string, string]> = [['aip', 'ex_factory'], ['esp', 'public'], ['tsp', 'reimbursed']];
+  // AUP is the registerpris (pharmacy retail incl. margin and VAT, without the prescription
+  // fee), as medicinpriser.dk shows it; ESP adds that fee per dispensing and is left unread.
+  const kinds: Array<[string, string]> = [['aip', 'ex_factory'], ['registerpris', 'public'], ['tsp', 'reimbursed']];
   const out: Price[] = [];
   for (const [field, kind] of kinds) {
     const ore = Number(r.get(field) || '0');
