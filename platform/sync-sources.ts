@@ -160,6 +160,13 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current lms01, lms02, lms03, lms09 and lms30 files.',
   },
   {
+    // DMP "Distribusjon av legemiddeldata": the prescriber extract, a full file before the 1st and 15th of each month.
+    id: 'no-fest', adapter: 'no-fest', name: 'FEST (Direktoratet for medisinske produkter)', country: 'NO',
+    url: 'https://www.dmp.no/globalassets/documents/om-oss/distribusjon-av-legemiddeldata/fest/festfiler/fest251.zip',
+    downloads: [{ file: 'fest251.zip', unzip: { entries: [/^fest251\.xml$/i] } }],
+    intervalHours: DAILY,
+  },
+  {
     id: 'who-atc', adapter: 'who-atc', name: 'WHO ATC/DDD index', country: null, url: null,
     downloads: [{ file: 'atc.csv' }],
     intervalHours: DAILY,

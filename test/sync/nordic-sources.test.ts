@@ -38,4 +38,18 @@ describe('Nordic register sync sources', () => {
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'dk-lms'");
     expect(rows[0]!.n).toBe(9);
   });
+
+  it('downloads FEST from DMP\'s documented zip, unpacks fest251.xml and ingests it', async () => {
+    const fest = findSyncSource('no-fest')!;
+    expect(fest).toMatchObject({ adapter: 'no-fest', country: 'NO', url: expect.stringMatching(/^https:\/\/www\.dmp\.no\/.*\/fest251\.zip$/) });
+    const path = '/dmp/festfiler/fest251.zip';
+    publisher.publish(path, buildZip([{ name: 'fest251.xml', content: fixture('no-fest/fest251.xml') }]));
+    const r = runner(db, syncConfig(publisher, { 'no-fest': path }));
+    const [result] = await r.runNow(['no-fest']);
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 27, kept: 24, skipped: 3 } });
+    expect((await r.runNow(['no-fest']))[0]).toMatchObject({ outcome: 'not_modified' });
+    await r.close();
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products WHERE source = 'no-fest'");
+    expect(rows[0]!.n).toBe(6);
+  });
 });

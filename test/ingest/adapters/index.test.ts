@@ -12,7 +12,7 @@ describe('adapter registry', () => {
   it('registers an adapter for every published format with the files it reads', () => {
     expect(ADAPTERS.map((a) => a.id)).toEqual([
       'who-atc', 'fda-ndc', 'us-openfda-ndc', 'us-unii', 'us-rxnorm', 'us-spl', 'fr-bdpm', 'ch-sl', 'ch-sl-groups', 'ch-artikelstamm',
-      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'snapshot',
+      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'dk-lms', 'no-fest', 'snapshot',
     ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();
