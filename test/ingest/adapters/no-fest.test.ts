@@ -56,8 +56,8 @@ describe('no-fest adapter (FEST M30 XML)', () => {
 
   it('reports malformed entries with their line, skips the interaction catalogue, and counts the entries read', () => {
     expect(problems).toEqual([
-      { file: 'fest251.xml', line: expect.any(Number), message: 'LegemiddelMerkevare Id "ID_NOTAGUID" is not a FEST id' },
       { file: 'fest251.xml', line: expect.any(Number), message: 'Varenr "12A456" is not 6 digits' },
+      { file: 'fest251.xml', line: expect.any(Number), message: 'LegemiddelMerkevare Id "ID_NOTAGUID" is not a FEST id' },
       { file: 'fest251.xml', line: expect.any(Number), message: 'pack 045694 names no LegemiddelMerkevare of the file' },
     ]);
     const lines = FEST.toString('utf8').split('\n');

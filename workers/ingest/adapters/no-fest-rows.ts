@@ -51,26 +51,35 @@ function strengthOf(styrke: XmlElement): Pick<Ingredient, 'strength_value' | 'st
   return { strength_value: Number((value / perValue).toPrecision(12)), strength_unit: `${unit}/${perUnit}`, strength_text: text };
 }
 
-/** Ingredients of a merkevare in FEST's order: those with strength, then those without. */
-function ingredientsOf(merkevare: XmlElement, styrker: Map<string, XmlElement>, virkestoffer: Map<string, XmlElement>): Ingredient[] {
+/** An ingredient as a merkevare names it: a VirkestoffMedStyrke id, or a Virkestoff id without strength. */
+export type IngredientRef = { styrke: string } | { virkestoff: string };
+
+/** The ingredient references of a merkevare in FEST's order: those with strength, then those without. */
+function ingredientRefs(merkevare: XmlElement): IngredientRef[] {
+  const sorted = (name: string): XmlElement[] => childrenOf(merkevare, name).sort((a, b) => Number(textOf(a, 'Sortering')) - Number(textOf(b, 'Sortering')));
+  return [
+    ...sorted('SortertVirkestoffMedStyrke').map((s) => ({ styrke: textOf(s, 'RefVirkestoffMedStyrke') })),
+    ...sorted('SortertVirkestoffUtenStyrke').map((s) => ({ virkestoff: textOf(s, 'RefVirkestoff') })),
+  ];
+}
+
+/** Resolves ingredient references once the whole file is read (FEST lists substances after products). */
+export function resolveIngredients(refs: readonly IngredientRef[], styrker: Map<string, XmlElement>, virkestoffer: Map<string, XmlElement>): Ingredient[] {
   const key = (id: string): string => {
     const v = virkestoffer.get(id);
     if (!v) throw new FestEntryError(`names Virkestoff ${id}, which the file does not list`);
     return substanceOf(v).unii;
   };
-  const sorted = (name: string): XmlElement[] => childrenOf(merkevare, name).sort((a, b) => Number(textOf(a, 'Sortering')) - Number(textOf(b, 'Sortering')));
-  const withStrength = sorted('SortertVirkestoffMedStyrke').map((s) => {
-    const id = textOf(s, 'RefVirkestoffMedStyrke');
-    const styrke = styrker.get(id);
-    if (!styrke) throw new FestEntryError(`names VirkestoffMedStyrke ${id}, which the file does not list`);
+  return refs.map((ref) => {
+    if ('virkestoff' in ref) return { unii: key(ref.virkestoff) };
+    const styrke = styrker.get(ref.styrke);
+    if (!styrke) throw new FestEntryError(`names VirkestoffMedStyrke ${ref.styrke}, which the file does not list`);
     return { unii: key(textOf(styrke, 'RefVirkestoff')), ...strengthOf(styrke) };
   });
-  const without = sorted('SortertVirkestoffUtenStyrke').map((s) => ({ unii: key(textOf(s, 'RefVirkestoff')) }));
-  return [...withStrength, ...without];
 }
 
-/** The product of a LegemiddelMerkevare entry; its packs are added by the adapter. */
-export function productOf(entry: FestEntry, styrker: Map<string, XmlElement>, virkestoffer: Map<string, XmlElement>): ProductEntry {
+/** The product of a LegemiddelMerkevare entry, ingredients still as references; packs are added by the adapter. */
+export function productOf(entry: FestEntry): { product: ProductEntry; refs: IngredientRef[] } {
   const m = entry.element;
   const id = normaliseFestId(textOf(m, 'Id'));
   if (!id) throw new FestEntryError(`LegemiddelMerkevare Id "${textOf(m, 'Id')}" is not a FEST id`);
@@ -78,7 +87,7 @@ export function productOf(entry: FestEntry, styrker: Map<string, XmlElement>, vi
   if (name === '') throw new FestEntryError(`LegemiddelMerkevare ${id} has no name`);
   const product: ProductEntry = {
     key: id, country: 'NO', product_name: name, identifiers: [{ system: 'no_merkevare_id', code: id }],
-    ingredients: ingredientsOf(m, styrker, virkestoffer), packs: [],
+    ingredients: [], packs: [],
     marketing_status: entry.status === 'A' ? 'active' : 'withdrawn',
   };
   if (textOf(m, 'Varenavn') !== '') product.brand = textOf(m, 'Varenavn');
@@ -99,7 +108,7 @@ export function productOf(entry: FestEntry, styrker: Map<string, XmlElement>, vi
   const type = attrOf(childOf(m, 'Preparattype'), 'DN');
   if (type !== '') attributes.preparation_type = type;
   if (Object.keys(attributes).length > 0) product.attributes = attributes;
-  return product;
+  return { product, refs: ingredientRefs(m) };
 }
 
 /** The prices of a pack, every dated entry kept (FEST lists past and coming prices), oldest first. */

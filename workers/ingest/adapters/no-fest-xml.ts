@@ -9,7 +9,8 @@
  * namespace (`.../eresept/forskrivning/2014-12-01`, often redeclared as the default on the
  * inner element). Elements are matched by local name, so a document that binds either
  * namespace to a prefix reads the same. Read: KatLegemiddelMerkevare, KatLegemiddelpakning,
- * KatVirkestoffMedStyrke, KatVirkestoff. Every other catalogue (interactions, exchange groups,
+ * KatVirkestoffMedStyrke, KatVirkestoff; products and packs are handed over entry by entry
+ * (their substances may come later in the file). Every other catalogue (interactions, exchange groups,
  * reimbursement clauses, trade goods) is skipped.
  */
 import { FileRejectedError } from './common.ts';
@@ -33,16 +34,22 @@ export interface FestEntry {
   element: XmlElement;
 }
 
+/** What the document gives besides the product and pack entries handed to the caller as they close. */
 export interface FestDocument {
   /** When DMP extracted the file (`HentetDato`), ISO date-time. */
   extractedAt?: string;
-  merkevarer: FestEntry[];
-  pakninger: FestEntry[];
-  /** VirkestoffMedStyrke and Virkestoff by their own `Id`. */
+  /** VirkestoffMedStyrke and Virkestoff by their own `Id` (small elements, referenced from products). */
   styrker: Map<string, XmlElement>;
   virkestoffer: Map<string, XmlElement>;
-  /** Entries per catalogue element read, for the file report. */
+  /** Entries of the catalogues read, for the file report. */
   read: number;
+}
+
+/** Receives each product and pack entry as it closes, so no entry tree outlives its mapping. */
+export interface FestHandlers {
+  merkevare(entry: FestEntry): void;
+  pakning(entry: FestEntry): void;
+  malformed(line: number, message: string): void;
 }
 
 /** The M30 message namespace; any date version of it is accepted. */
@@ -53,19 +60,19 @@ function inner(oppf: XmlElement, name: string): XmlElement | undefined {
 }
 
 /** Reads the FEST document; refuses another root or a root outside the M30 namespace. */
-export function readFest(file: string, content: Buffer, onMalformed: (line: number, message: string) => void): FestDocument {
-  const doc: FestDocument = { merkevarer: [], pakninger: [], styrker: new Map(), virkestoffer: new Map(), read: 0 };
+export function readFest(file: string, content: Buffer, handlers: FestHandlers): FestDocument {
+  const doc: FestDocument = { styrker: new Map(), virkestoffer: new Map(), read: 0 };
   const entry = (oppf: XmlElement, name: string, line: number): FestEntry | null => {
     const element = inner(oppf, name);
     if (!element) {
-      onMalformed(line, `${oppf.name} without <${name}>`);
+      handlers.malformed(line, `${oppf.name} without <${name}>`);
       return null;
     }
     return { line, status: childOf(oppf, 'Status')?.attributes.V?.trim() ?? '', element };
   };
   const byId = (map: Map<string, XmlElement>, e: FestEntry | null): void => {
     const id = e ? childOf(e.element, 'Id')?.text.trim() ?? '' : '';
-    if (e && id === '') onMalformed(e.line, `<${e.element.name}> without <Id>`);
+    if (e && id === '') handlers.malformed(e.line, `<${e.element.name}> without <Id>`);
     else if (e) map.set(id, e.element);
   };
   streamRecords(file, content, {
@@ -78,8 +85,8 @@ export function readFest(file: string, content: Buffer, onMalformed: (line: numb
     onRecord(path, record, line) {
       if (path === 'HentetDato') { doc.extractedAt = record.text.trim(); return; }
       doc.read += 1;
-      if (path.endsWith('OppfLegemiddelMerkevare')) { const e = entry(record, 'LegemiddelMerkevare', line); if (e) doc.merkevarer.push(e); }
-      else if (path.endsWith('OppfLegemiddelpakning')) { const e = entry(record, 'Legemiddelpakning', line); if (e) doc.pakninger.push(e); }
+      if (path.endsWith('OppfLegemiddelMerkevare')) { const e = entry(record, 'LegemiddelMerkevare', line); if (e) handlers.merkevare(e); }
+      else if (path.endsWith('OppfLegemiddelpakning')) { const e = entry(record, 'Legemiddelpakning', line); if (e) handlers.pakning(e); }
       else if (path.endsWith('OppfVirkestoffMedStyrke')) byId(doc.styrker, entry(record, 'VirkestoffMedStyrke', line));
       else byId(doc.virkestoffer, entry(record, 'Virkestoff', line));
     },

@@ -8,9 +8,10 @@
  * does not list) is reported with its line and skipped; a repeated id keeps its first entry.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import type { AdapterResult, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
-import { FestEntryError, isReimbursed, marketedOn, merkevareOf, packOf, productOf, substanceOf } from './no-fest-rows.ts';
+import { FestEntryError, isReimbursed, marketedOn, merkevareOf, packOf, productOf, resolveIngredients, substanceOf } from './no-fest-rows.ts';
+import type { IngredientRef } from './no-fest-rows.ts';
 import { readFest } from './no-fest-xml.ts';
 import type { FestDocument } from './no-fest-xml.ts';
 
@@ -38,33 +39,56 @@ function attempt<T>(log: ProblemLog, file: string, line: number, map: () => T): 
   }
 }
 
-/** Products by FEST id; a repeated id keeps the first entry. */
-function readProducts(file: string, doc: FestDocument, log: ProblemLog): Map<string, ProductEntry> {
+/** A product read, its ingredients still references until the substances are read. */
+interface PendingProduct { line: number; product: ProductEntry; refs: IngredientRef[] }
+/** A pack read, with what it tells its product. */
+interface PendingPack { line: number; pack: PackEntry; merkevare: string; reimbursed: boolean; marketed?: string }
+
+/** Maps each entry as it closes (no entry tree is kept), collecting compact products and packs. */
+function readEntries(file: string, content: Buffer, log: ProblemLog): { doc: FestDocument; products: PendingProduct[]; packs: PendingPack[] } {
+  const products: PendingProduct[] = [];
+  const packs: PendingPack[] = [];
+  const doc = readFest(file, content, {
+    merkevare(entry) {
+      const mapped = attempt(log, file, entry.line, () => productOf(entry));
+      if (mapped) products.push({ line: entry.line, ...mapped });
+    },
+    pakning(entry) {
+      const pack = attempt(log, file, entry.line, () => packOf(entry));
+      const marketed = marketedOn(entry);
+      if (pack) packs.push({ line: entry.line, pack, merkevare: merkevareOf(entry.element) ?? '', reimbursed: isReimbursed(entry), ...(marketed ? { marketed } : {}) });
+    },
+    malformed: (line, message) => log.add(file, line, message),
+  });
+  return { doc, products, packs };
+}
+
+/** Products by FEST id with their ingredients resolved; a repeated id keeps the first entry. */
+function resolveProducts(file: string, doc: FestDocument, pending: readonly PendingProduct[], log: ProblemLog): Map<string, ProductEntry> {
   const products = new Map<string, ProductEntry>();
-  for (const entry of doc.merkevarer) {
-    const product = attempt(log, file, entry.line, () => productOf(entry, doc.styrker, doc.virkestoffer));
-    if (!product) continue;
-    if (products.has(product.key)) log.add(file, entry.line, `LegemiddelMerkevare ${product.key} repeated; the first entry is kept`);
-    else products.set(product.key, product);
+  for (const { line, product, refs } of pending) {
+    const ingredients = attempt(log, file, line, () => resolveIngredients(refs, doc.styrker, doc.virkestoffer));
+    if (!ingredients) continue;
+    if (products.has(product.key)) { log.add(file, line, `LegemiddelMerkevare ${product.key} repeated; the first entry is kept`); continue; }
+    product.ingredients = ingredients;
+    products.set(product.key, product);
   }
   return products;
 }
 
 /** Attaches each pack to its merkevare; returns how many were kept. */
-function attachPacks(file: string, doc: FestDocument, products: Map<string, ProductEntry>, log: ProblemLog): number {
+function attachPacks(file: string, pending: readonly PendingPack[], products: Map<string, ProductEntry>, log: ProblemLog): number {
   const seen = new Set<string>();
   let kept = 0;
-  for (const entry of doc.pakninger) {
-    const pack = attempt(log, file, entry.line, () => packOf(entry));
-    if (!pack) continue;
-    const product = products.get(merkevareOf(entry.element) ?? '');
-    if (!product) { log.add(file, entry.line, `pack ${pack.key} names no LegemiddelMerkevare of the file`); continue; }
-    if (seen.has(pack.key)) { log.add(file, entry.line, `Varenr ${pack.key} repeated; the first entry is kept`); continue; }
+  for (const { line, pack, merkevare, reimbursed, marketed } of pending) {
+    const product = products.get(merkevare);
+    if (!product) { log.add(file, line, `pack ${pack.key} names no LegemiddelMerkevare of the file`); continue; }
+    if (seen.has(pack.key)) { log.add(file, line, `Varenr ${pack.key} repeated; the first entry is kept`); continue; }
     seen.add(pack.key);
     product.packs.push(pack);
     const attributes = (product.attributes ??= {});
-    if (isReimbursed(entry)) attributes.reimbursable = true;
-    const marketed = marketedOn(entry);
+    if (reimbursed) attributes.reimbursable = true;
+    // The product's first marketing date: the earliest of its packs'.
     if (marketed && !(typeof attributes.marketed_on === 'string' && attributes.marketed_on <= marketed)) attributes.marketed_on = marketed;
     kept += 1;
   }
@@ -74,10 +98,10 @@ function attachPacks(file: string, doc: FestDocument, products: Map<string, Prod
 /** Parses one FEST document; malformed entries are reported with their line and skipped. */
 export function parseNoFest(file: string, content: Buffer): AdapterResult {
   const log = new ProblemLog();
-  const doc = readFest(file, content, (line, message) => log.add(file, line, message));
-  const products = readProducts(file, doc, log);
+  const { doc, products: pendingProducts, packs: pendingPacks } = readEntries(file, content, log);
+  const products = resolveProducts(file, doc, pendingProducts, log);
   if (products.size === 0) throw new FileRejectedError(file, `no LegemiddelMerkevare read (${doc.read} entries): an empty FEST would delete the source on ingest`);
-  const packs = attachPacks(file, doc, products, log);
+  const packs = attachPacks(file, pendingPacks, products, log);
   const substances: SubstanceEntry[] = [...new Map([...doc.virkestoffer.values()].map((v) => {
     const s = substanceOf(v);
     return [s.unii, s] as const;
