@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
-import { parseNoFest } from '../../../workers/ingest/adapters/no-fest.ts';
+import { fileInput } from '../../../workers/ingest/adapters/line-stream.ts';
+import { openNoFest, parseNoFest } from '../../../workers/ingest/adapters/no-fest.ts';
+import { readFest } from '../../../workers/ingest/adapters/no-fest-xml.ts';
 
-const FEST = readFileSync(new URL('../../fixtures/registers/no-fest/fest251.xml', import.meta.url));
+const PATH = fileURLToPath(new URL('../../fixtures/registers/no-fest/fest251.xml', import.meta.url));
+const FEST = readFileSync(PATH);
+const parsed = await parseNoFest('fest251.xml', FEST);
 const id = (n: number): string => `ID_00000000-0000-0000-0000-${n.toString(16).toUpperCase().padStart(12, '0')}`;
 
 describe('no-fest adapter (FEST M30 XML)', () => {
-  const { snapshot, problems, files } = parseNoFest('fest251.xml', FEST);
+  const { snapshot, problems, files } = parsed;
   const product = (n: number) => snapshot.products!.find((p) => p.key === id(300 + n))!;
 
   it('maps a LegemiddelMerkevare: FEST id, names, ATC, form, route, holder, reseptgruppe and strength from VirkestoffMedStyrke', () => {
@@ -66,11 +71,24 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     expect(files).toEqual([{ file: 'fest251.xml', role: 'FEST M30 (HentetDato 2026-11-20T03:09:06)', read: 27, kept: 24, skipped: 3 }]);
   });
 
-  it('refuses another root, a FEST outside the M30 namespace, XML that is not well-formed, and a FEST without products', () => {
-    expect(() => parseNoFest('x.xml', Buffer.from('<?xml version="1.0"?><Annet/>'))).toThrow(FileRejectedError);
-    expect(() => parseNoFest('x.xml', Buffer.from('<FEST xmlns="urn:other"><KatVirkestoff/></FEST>'))).toThrow(/M30 namespace/);
-    expect(() => parseNoFest('x.xml', FEST.subarray(0, FEST.length / 2))).toThrow(FileRejectedError);
+  it('refuses another root, a FEST outside the M30 namespace, XML that is not well-formed, and a FEST without products', async () => {
+    await expect(parseNoFest('x.xml', Buffer.from('<?xml version="1.0"?><Annet/>'))).rejects.toThrow(FileRejectedError);
+    await expect(parseNoFest('x.xml', Buffer.from('<FEST xmlns="urn:other"><KatVirkestoff/></FEST>'))).rejects.toThrow(/M30 namespace/);
+    await expect(parseNoFest('x.xml', FEST.subarray(0, FEST.length / 2))).rejects.toThrow(FileRejectedError);
     const empty = FEST.toString('utf8').replace(/<KatLegemiddelMerkevare>[\s\S]*<\/KatLegemiddelMerkevare>/, '<KatLegemiddelMerkevare />');
-    expect(() => parseNoFest('x.xml', Buffer.from(empty))).toThrow(/no LegemiddelMerkevare/);
+    await expect(parseNoFest('x.xml', Buffer.from(empty))).rejects.toThrow(/no LegemiddelMerkevare/);
+  });
+
+  it('streams the file from disk in blocks (open) to the same result as the file read whole', async () => {
+    const opened = await openNoFest([fileInput(PATH, 'fest251.xml')]);
+    expect(opened).toEqual(parsed);
+    // Blocks of 7 bytes split the UTF-8 of ø and å and every tag: entries read the same.
+    const blocks = Array.from({ length: Math.ceil(FEST.length / 7) }, (_, i) => FEST.subarray(i * 7, i * 7 + 7));
+    expect(blocks.some((b) => (b[b.length - 1]! & 0xc0) === 0xc0)).toBe(true); // a block ends inside a character
+    const forms: string[] = [];
+    const doc = await readFest('fest251.xml', blocks, { merkevare: (e) => forms.push(e.element.children.find((c) => c.name === 'LegemiddelformLang')?.text ?? ''), pakning: () => undefined, malformed: () => undefined });
+    expect(forms).toContain('Injeksjonsvæske, oppløsning');
+    expect(doc).toMatchObject({ extractedAt: '2026-11-20T03:09:06', read: 27 });
+    expect(doc.virkestoffer.size).toBe(6);
   });
 });

@@ -24,7 +24,7 @@ import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
 import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
 import { parseDePzn } from './de-pzn.ts';
 import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
-import { NO_FEST_FILE, parseNoFest } from './no-fest.ts';
+import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
@@ -183,6 +183,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff',
     files: [NO_FEST_FILE],
     parse: parseSingle(NO_FEST_FILE, parseNoFest),
+    open: (files) => openNoFest(files),
   },
   {
     id: 'snapshot',

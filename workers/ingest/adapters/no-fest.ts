@@ -9,7 +9,10 @@
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog } from './common.ts';
+import { FileRejectedError, ProblemLog, findFile } from './common.ts';
+import type { InputFile } from './common.ts';
+import { openInput } from './line-stream.ts';
+import type { StreamedAdapterResult } from '../input.ts';
 import { FestEntryError, isReimbursed, marketedOn, merkevareOf, packOf, productOf, resolveIngredients, substanceOf } from './no-fest-rows.ts';
 import type { IngredientRef } from './no-fest-rows.ts';
 import { readFest } from './no-fest-xml.ts';
@@ -45,10 +48,10 @@ interface PendingProduct { line: number; product: ProductEntry; refs: Ingredient
 interface PendingPack { line: number; pack: PackEntry; merkevare: string; reimbursed: boolean; marketed?: string }
 
 /** Maps each entry as it closes (no entry tree is kept), collecting compact products and packs. */
-function readEntries(file: string, content: Buffer, log: ProblemLog): { doc: FestDocument; products: PendingProduct[]; packs: PendingPack[] } {
+async function readEntries(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>, log: ProblemLog): Promise<{ doc: FestDocument; products: PendingProduct[]; packs: PendingPack[] }> {
   const products: PendingProduct[] = [];
   const packs: PendingPack[] = [];
-  const doc = readFest(file, content, {
+  const doc = await readFest(file, blocks, {
     merkevare(entry) {
       const mapped = attempt(log, file, entry.line, () => productOf(entry));
       if (mapped) products.push({ line: entry.line, ...mapped });
@@ -95,10 +98,13 @@ function attachPacks(file: string, pending: readonly PendingPack[], products: Ma
   return kept;
 }
 
-/** Parses one FEST document; malformed entries are reported with their line and skipped. */
-export function parseNoFest(file: string, content: Buffer): AdapterResult {
+/**
+ * Reads one FEST document from its blocks; malformed entries are reported with their line and
+ * skipped. Products (a few tens of thousands, small) are returned whole; the file never is.
+ */
+async function readNoFest(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<AdapterResult> {
   const log = new ProblemLog();
-  const { doc, products: pendingProducts, packs: pendingPacks } = readEntries(file, content, log);
+  const { doc, products: pendingProducts, packs: pendingPacks } = await readEntries(file, blocks, log);
   const products = resolveProducts(file, doc, pendingProducts, log);
   if (products.size === 0) throw new FileRejectedError(file, `no LegemiddelMerkevare read (${doc.read} entries): an empty FEST would delete the source on ingest`);
   const packs = attachPacks(file, pendingPacks, products, log);
@@ -112,4 +118,16 @@ export function parseNoFest(file: string, content: Buffer): AdapterResult {
     problems: log.problems,
     files: [{ file, role: `FEST M30${doc.extractedAt ? ` (HentetDato ${doc.extractedAt})` : ''}`, read: doc.read, kept, skipped: doc.read - kept }],
   };
+}
+
+/** Parses one FEST document held in memory. */
+export function parseNoFest(file: string, content: Buffer): Promise<AdapterResult> {
+  return readNoFest(file, [content]);
+}
+
+/** Reads one FEST document from disk in blocks (`drugref ingest` and the sync worker), never holding the file. */
+export async function openNoFest(files: InputFile[]): Promise<StreamedAdapterResult> {
+  const file = findFile(files, NO_FEST_FILE) ?? (files.length === 1 ? files[0] : undefined);
+  if (!file) throw new FileRejectedError(NO_FEST_FILE, `expected exactly one file (${NO_FEST_FILE}), got ${files.length}`);
+  return readNoFest(file.name, openInput(file) as AsyncIterable<Buffer>);
 }
