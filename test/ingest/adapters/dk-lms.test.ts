@@ -79,6 +79,14 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
     expect(snapshot.products).toHaveLength(7);
   });
 
+  it('keeps the first line of a repeated varenummer and reports the repeat', () => {
+    const lms02 = fixture('lms02.txt');
+    const first = lms02.subarray(0, lms02.indexOf('\r\n') + 2);
+    const r = parseDkLms(all().map((f) => (f.name === 'lms02.txt' ? { ...f, content: Buffer.concat([lms02, first]) } : f)));
+    expect(r.problems).toContainEqual({ file: 'lms02.txt', line: 12, message: 'varenummer 028174 repeated; the first line is kept' });
+    expect(r.files![1]).toMatchObject({ read: 12, kept: 9, skipped: 3 });
+  });
+
   it('reads ISO-8859-1 and, where bytes 0x80-0x9F show it, the older DOS code page 865', () => {
     expect(fixture('lms09.txt').includes(Buffer.from([0xe6]))).toBe(true); // æ in Latin-1
     expect(decodeLms(Buffer.from([0x4c, 0x91, 0x73, 0x9b]))).toBe('Læsø');

@@ -68,7 +68,7 @@ function firstBy(file: InputFile | undefined, records: readonly LmsRecord[], fie
   for (const r of records) {
     if (!out.has(r.get(field))) { out.set(r.get(field), r); continue; }
     log.add(file?.name ?? '', r.line, `${field} ${r.get(field)} repeated; the first line is kept`);
-    if (report) { report.kept -= 1; report.skipped += 1; }
+    skip(report);
   }
   return out;
 }
@@ -84,6 +84,42 @@ function substancesByDrug(records: readonly LmsRecord[]): Map<string, string[]> 
     out.set(r.get('drugId'), list);
   }
   return out;
+}
+
+/** A skipped line of a file whose report counted it kept. */
+function skip(report: FileReport | undefined): void {
+  if (report) { report.kept -= 1; report.skipped += 1; }
+}
+
+/**
+ * Attaches each lms02 package (with its lms03 prices) to its drug, reports packages of unknown
+ * drugs and prices of unknown packages, and gives each product its packages' tilskud codes.
+ */
+function attachPackages(
+  byLayout: Map<RecordLayout, InputFile>, packages: Map<string, LmsRecord>, prices: Map<string, LmsRecord>,
+  products: Map<string, ProductEntry>, log: ProblemLog, report: (layout: RecordLayout) => FileReport | undefined,
+): void {
+  const packsOf = new Map<string, LmsRecord[]>();
+  for (const [varenummer, r] of packages) {
+    const product = products.get(r.get('drugId'));
+    if (!product) {
+      log.add(byLayout.get(LMS02)!.name, r.line, `package ${varenummer} names Drug ID ${r.get('drugId')}, which lms01 does not list`);
+      skip(report(LMS02));
+      continue;
+    }
+    const pack = packOf(r);
+    const price = prices.get(varenummer);
+    const amounts = price ? pricesOf(price, priceDateOf(r)) : [];
+    if (amounts.length > 0) pack.prices = amounts;
+    product.packs.push(pack);
+    packsOf.set(product.key, [...(packsOf.get(product.key) ?? []), r]);
+  }
+  for (const [varenummer, r] of prices) {
+    if (packages.has(varenummer)) continue;
+    log.add(byLayout.get(LMS03)!.name, r.line, `price of package ${varenummer}, which lms02 does not list`);
+    skip(report(LMS03));
+  }
+  for (const [key, list] of packsOf) Object.assign(products.get(key)!.attributes!, packAttributes(list));
 }
 
 /** Parses the takst files; malformed lines are reported with file and line and skipped. */
@@ -109,31 +145,7 @@ export function parseDkLms(files: InputFile[]): AdapterResult {
     product.ingredients = ingredientsOf(substances.get(id) ?? [], drug);
     products.set(id, product);
   }
-  const packsOf = new Map<string, LmsRecord[]>();
-  for (const [varenummer, r] of packages) {
-    const product = products.get(r.get('drugId'));
-    if (!product) {
-      log.add(byLayout.get(LMS02)!.name, r.line, `package ${varenummer} names Drug ID ${r.get('drugId')}, which lms01 does not list`);
-      const rep = report(LMS02)!;
-      rep.kept -= 1; rep.skipped += 1;
-      continue;
-    }
-    const pack = packOf(r);
-    const price = prices.get(varenummer);
-    if (price) {
-      const amounts = pricesOf(price, priceDateOf(r));
-      if (amounts.length > 0) pack.prices = amounts;
-    }
-    product.packs.push(pack);
-    packsOf.set(product.key, [...(packsOf.get(product.key) ?? []), r]);
-  }
-  for (const [varenummer, r] of prices) {
-    if (packages.has(varenummer)) continue;
-    log.add(byLayout.get(LMS03)!.name, r.line, `price of package ${varenummer}, which lms02 does not list`);
-    const rep = report(LMS03)!;
-    rep.kept -= 1; rep.skipped += 1;
-  }
-  for (const [key, list] of packsOf) Object.assign(products.get(key)!.attributes!, packAttributes(list));
+  attachPackages(byLayout, packages, prices, products, log, report);
 
   const substanceEntries: SubstanceEntry[] = [...new Set([...substances.values()].flat())]
     .map((name) => ({ unii: provisionalNameKey(name), name, names: { da: name }, provisional: true }));
