@@ -32,11 +32,11 @@ describe('Nordic register sync sources', () => {
     const r = runner(db, syncConfig(publisher, { 'dk-lms': path }));
     const [result] = await r.runNow(['dk-lms']);
     await r.close();
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 40, kept: 36, skipped: 4 } });
-    expect(await state(db, 'dk-lms')).toMatchObject({ last_outcome: 'ok', rows_kept: 36 });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 44, kept: 40, skipped: 4 } });
+    expect(await state(db, 'dk-lms')).toMatchObject({ last_outcome: 'ok', rows_kept: 40 });
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['dk-lms', 'ok']);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'dk-lms'");
-    expect(rows[0]!.n).toBe(9);
+    expect(rows[0]!.n).toBe(10);
   });
 
   it('downloads FEST from DMP\'s documented zip, unpacks fest251.xml and ingests it', async () => {

@@ -54,6 +54,15 @@ describe('dk-lms round trip: takst files → ingest → /v1/drugs', () => {
     expect(record.json().ingredients).toEqual([expect.objectContaining({ strength_value: 500, strength_unit: 'mg', strength_text: '500 mg' })]);
   });
 
+  it('finds a medicine for animals by its varenummer but not by name', async () => {
+    const lookup = await get('/v1/drugs/lookup?system=dk_varenummer&code=123123');
+    expect(lookup.statusCode, lookup.body).toBe(200);
+    expect(lookup.json()).toMatchObject({ product_name: 'Metacam oral suspension 1,5 mg/ml' });
+    const search = await get('/v1/drugs?q=metacam&country=DK');
+    expect(search.statusCode, search.body).toBe(200);
+    expect(search.json().results).toEqual([]);
+  });
+
   it('answers an unknown varenummer with 404 and a malformed one with 422', async () => {
     expect((await get('/v1/drugs/lookup?system=dk_varenummer&code=123456')).statusCode).toBe(404);
     expect((await get('/v1/drugs/lookup?system=dk_varenummer&code=12345')).statusCode).toBe(422);

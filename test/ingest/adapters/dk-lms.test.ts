@@ -62,6 +62,13 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
     expect(panodil.packs[0]).toMatchObject({ marketing_status: 'withdrawn' });
   });
 
+  it('keeps a medicine for animals (ATCvet) out of human search, its ATCvet code as an attribute', () => {
+    const metacam = product('28104444444');
+    expect(metacam).toMatchObject({ veterinary: true, attributes: { atcvet_code: 'QM01AC06' } });
+    expect(metacam.atc_code).toBeUndefined();
+    expect(metacam.ingredients).toEqual([{ unii: 'name:MELOXICAM', strength_value: 1.5, strength_unit: 'mg/ml', strength_text: '1,5 mg/ml' }]);
+  });
+
   it('reports malformed lines, orphan packages and orphan prices with file and line, and counts them per file', () => {
     expect(problems).toEqual([
       { file: 'lms01.txt', line: 4, message: 'drugId "X8100636474" at column 1 is malformed' },
@@ -70,21 +77,21 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
       { file: 'lms03.txt', line: 9, message: 'price of package 999999, which lms02 does not list' },
     ]);
     expect(files).toEqual([
-      { file: 'lms01.txt', role: 'lægemidler (lms01)', read: 8, kept: 7, skipped: 1 },
-      { file: 'lms02.txt', role: 'pakninger (lms02)', read: 11, kept: 9, skipped: 2 },
-      { file: 'lms03.txt', role: 'priser (lms03)', read: 9, kept: 8, skipped: 1 },
+      { file: 'lms01.txt', role: 'lægemidler (lms01)', read: 9, kept: 8, skipped: 1 },
+      { file: 'lms02.txt', role: 'pakninger (lms02)', read: 12, kept: 10, skipped: 2 },
+      { file: 'lms03.txt', role: 'priser (lms03)', read: 10, kept: 9, skipped: 1 },
       { file: 'lms09.txt', role: 'firmaer (lms09)', read: 5, kept: 5, skipped: 0 },
-      { file: 'lms30.txt', role: 'indholdsstoffer (lms30)', read: 7, kept: 7, skipped: 0 },
+      { file: 'lms30.txt', role: 'indholdsstoffer (lms30)', read: 8, kept: 8, skipped: 0 },
     ]);
-    expect(snapshot.products).toHaveLength(7);
+    expect(snapshot.products).toHaveLength(8);
   });
 
   it('keeps the first line of a repeated varenummer and reports the repeat', () => {
     const lms02 = fixture('lms02.txt');
     const first = lms02.subarray(0, lms02.indexOf('\r\n') + 2);
     const r = parseDkLms(all().map((f) => (f.name === 'lms02.txt' ? { ...f, content: Buffer.concat([lms02, first]) } : f)));
-    expect(r.problems).toContainEqual({ file: 'lms02.txt', line: 12, message: 'varenummer 028174 repeated; the first line is kept' });
-    expect(r.files![1]).toMatchObject({ read: 12, kept: 9, skipped: 3 });
+    expect(r.problems).toContainEqual({ file: 'lms02.txt', line: 13, message: 'varenummer 028174 repeated; the first line is kept' });
+    expect(r.files![1]).toMatchObject({ read: 13, kept: 10, skipped: 3 });
   });
 
   it('reads ISO-8859-1 and, where bytes 0x80-0x9F show it, the older DOS code page 865', () => {

@@ -34,6 +34,9 @@ export function productOf(r: LmsRecord): ProductEntry {
   };
   const atc = r.get('atc');
   if (/^[A-Z]\d{2}[A-Z]{2}\d{2}$|^[A-Z]\d{2}[A-Z]{0,2}$/.test(atc)) product.atc_code = atc;
+  // The takst lists medicines for animals too, classed by ATCvet (`QJ01…`): kept, findable by
+  // code, out of human search, the ATCvet code as an attribute.
+  if (/^Q[A-Z]\d{2}/.test(atc)) product.veterinary = true;
   if (form !== '') product.dose_form = form;
   if (r.get('administrationsvej') !== '') product.route = r.get('administrationsvej');
   product.attributes = attributesOf(r);
@@ -46,6 +49,7 @@ function attributesOf(r: LmsRecord): Record<string, string | boolean> {
     ['form_code', 'formKode'], ['substitution_group', 'substitutionsgruppe'], ['holder_code', 'mtIndehaver'],
   ];
   for (const [attribute, field] of optional) if (r.get(field) !== '') attributes[attribute] = r.get(field);
+  if (/^Q[A-Z]\d{2}/.test(r.get('atc'))) attributes.atcvet_code = r.get('atc');
   if (r.get('trafikadvarsel') === 'J') attributes.traffic_warning = true;
   if (r.get('dosisdispensering') === 'D') attributes.dose_dispensing = true;
   const deregistered = dateOf(r.get('afregistreret'));
