@@ -153,6 +153,20 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     note: 'BfArM renames the Festbetrag list with every issue and the AVP lists are licensed (IFA): set SYNC_DE_PZN_URL to the current file.',
   },
   {
+    // Lægemiddelstyrelsen hands the takst (lmsNN.txt, every 14 days) to pharmacy and EHR vendors; medicinpriser.dk shows it.
+    id: 'dk-lms', adapter: 'dk-lms', name: 'Lægemiddelstyrelsen medicinpriser (takst)', country: 'DK', url: null,
+    downloads: [{ file: 'takst.zip', unzip: { entries: [/^lms(?:01|02|03|09|30)(?:\.txt)?$/i] } }],
+    intervalHours: DAILY,
+    note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current lms01, lms02, lms03, lms09 and lms30 files.',
+  },
+  {
+    // DMP "Distribusjon av legemiddeldata": the prescriber extract, a full file before the 1st and 15th of each month.
+    id: 'no-fest', adapter: 'no-fest', name: 'FEST (Direktoratet for medisinske produkter)', country: 'NO',
+    url: 'https://www.dmp.no/globalassets/documents/om-oss/distribusjon-av-legemiddeldata/fest/festfiler/fest251.zip',
+    downloads: [{ file: 'fest251.zip', unzip: { entries: [/^fest251\.xml$/i] } }],
+    intervalHours: DAILY,
+  },
+  {
     id: 'who-atc', adapter: 'who-atc', name: 'WHO ATC/DDD index', country: null, url: null,
     downloads: [{ file: 'atc.csv' }],
     intervalHours: DAILY,

@@ -445,6 +445,9 @@ const EXTRA_NORMALISERS: Record<Exclude<IdentifierSystem, LookupSystem>, (raw: s
   es_nregistro: normaliseEsNregistro,
   at_pzn: normaliseAtPzn,
   at_zulassungsnummer: normaliseAtZulassungsnummer,
+  // Danish Drug ID (takst lms01), 11 digits; FHIR system https://laegemiddelstyrelsen.dk/LMS01/DrugID.
+  // Not detected in typeahead `q`: 11 digits read as an NDC-11 too.
+  dk_drug_id: (raw) => digits(raw, 11, 11),
   // Free-form national numbers: compared upper case without spaces.
   national: (raw) => {
     const code = raw.replace(/\s+/g, '').toUpperCase();

@@ -32,6 +32,7 @@ export const EXTRA_SYSTEMS = [
   'pt_cnpem',
   'be_amp_code',
   'be_ampp_code',
+  'dk_drug_id',
 ] as const;
 export type IdentifierSystem = LookupSystem | (typeof EXTRA_SYSTEMS)[number];
 

@@ -19,7 +19,7 @@ import { InteractionFileError, INTERACTIONS_FORMAT } from './interactions-format
 import type { EvidenceLevel, InteractionEntry, InteractionFile, Severity } from './interactions-format.ts';
 import type { RowProblem } from './snapshot.ts';
 
-export type InteractionFormat = 'drugref-interactions/1' | 'epha-csv' | 'ddinter-csv';
+export type InteractionFormat = 'drugref-interactions/1' | 'epha-csv' | 'ddinter-csv' | 'fest-xml';
 
 /** A file as read from disk: its name (for problem reports) and text. */
 export interface TextFile {
@@ -80,6 +80,8 @@ const header = (record: CsvRecord | undefined): string[] => (record?.fields ?? [
 export function detectInteractionFormat(text: string): InteractionFormat | null {
   const body = text.replace(/^\uFEFF/, '').trimStart();
   if (body.startsWith('{')) return 'drugref-interactions/1';
+  // Norway's FEST M30 document carries DMP's interaction catalogue (interactions-fest.ts).
+  if (body.startsWith('<')) return /<(?:[\w.-]+:)?FEST[\s>]/.test(body.slice(0, 4096)) ? 'fest-xml' : null;
   const first = header(parseCsv(body.split(/\r?\n/, 1)[0] ?? '')[0]).map((f) => f.toLowerCase());
   const has = (cols: readonly string[]) => cols.every((c) => first.includes(c.toLowerCase()));
   if (has(EPHA_COLUMNS)) return 'epha-csv';

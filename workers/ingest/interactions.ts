@@ -16,6 +16,7 @@ import { InteractionFileError, readInteractionFile } from './interactions-format
 import type { InteractionFile, RuleRow } from './interactions-format.ts';
 import { ddinterNames, ddinterSet, detectInteractionFormat, readDdinterCsv, readEphaCsv } from './interactions-csv.ts';
 import type { InteractionFormat, TextFile } from './interactions-csv.ts';
+import { readFestInteractions } from './interactions-fest.ts';
 import type { RowProblem } from './snapshot.ts';
 
 export { InteractionFileError };
@@ -166,7 +167,7 @@ export async function loadInteractionFiles(db: Database, paths: ReadonlyArray<st
   const files = await Promise.all(paths.map(readText));
   const formats = files.map((f) => detectInteractionFormat(f.text));
   const unknown = formats.indexOf(null);
-  if (unknown >= 0) throw new InteractionFileError(`${files[unknown]!.name}: not an interaction file (drugref-interactions/1 JSON, EPha matrix CSV or DDInter CSV)`);
+  if (unknown >= 0) throw new InteractionFileError(`${files[unknown]!.name}: not an interaction file (drugref-interactions/1 JSON, EPha matrix CSV, DDInter CSV or FEST XML)`);
   const format = formats[0]!;
   if (formats.some((f) => f !== format)) throw new InteractionFileError('the files are of different formats; load one data set at a time');
   const loadOptions = options.now ? { now: options.now } : {};
@@ -183,6 +184,7 @@ export async function loadInteractionFiles(db: Database, paths: ReadonlyArray<st
   }
   let set;
   if (format === 'epha-csv') set = readEphaCsv(files, { licensed: options.licensed ?? false });
+  else if (format === 'fest-xml') set = readFestInteractions(files);
   else {
     const parsed = readDdinterCsv(files);
     set = ddinterSet(parsed, await atcCodesByName(db, ddinterNames(parsed.rows)));

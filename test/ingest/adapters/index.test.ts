@@ -17,6 +17,7 @@ describe('adapter registry', () => {
       'fi-fimea', 'se-tlv',
       'it-aifa', 'pt-infomed',
       'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'nl-cbg', 'be-sam', 'ie-hpra', 'snapshot',
+      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'dk-lms', 'no-fest', 'snapshot',
     ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();

@@ -23,6 +23,8 @@ import { parseJsonSnapshot } from './json-snapshot.ts';
 import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
 import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
 import { parseDePzn } from './de-pzn.ts';
+import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
+import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
@@ -199,6 +201,18 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Irish HPRA list of authorised human medicines (latestHMlist.xml): PA/PPA licences, substances, ATC, licence and dispensing legal status',
     files: [IE_HPRA_FILE],
     parse: parseSingle(IE_HPRA_FILE, (name, content) => parseIeHpra({ name, content })),
+    id: 'dk-lms',
+    description: 'Danish medicine price list (Lægemiddelstyrelsen takst, fixed width ISO-8859-1): lms01.txt drugs, lms02.txt packages and optionally lms03.txt prices, lms09.txt firms, lms30.txt substances',
+    files: DK_LMS_FILES,
+    optionalFiles: DK_LMS_OPTIONAL_FILES,
+    parse: async (files) => parseDkLms(files),
+  },
+  {
+    id: 'no-fest',
+    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff',
+    files: [NO_FEST_FILE],
+    parse: parseSingle(NO_FEST_FILE, parseNoFest),
+    open: (files) => openNoFest(files),
   },
   {
     id: 'snapshot',

@@ -1,0 +1,55 @@
+/** Sync of the Nordic registers against the fake publisher: download, unzip, ingest the fixtures. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../helpers/db.ts';
+import type { Database } from '../../platform/db.ts';
+import { findSyncSource } from '../../platform/sync-sources.ts';
+import { listSources } from '../../resolvers/sources/status.ts';
+import { FakePublisher, buildZip } from './publisher.ts';
+import { fixture, runner, state, syncConfig } from './helpers.ts';
+
+const TAKST = ['lms01.txt', 'lms02.txt', 'lms03.txt', 'lms09.txt', 'lms30.txt'];
+
+describe('Nordic register sync sources', () => {
+  let db: Database;
+  let publisher: FakePublisher;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    publisher = await new FakePublisher().start();
+  });
+  afterAll(async () => {
+    await publisher.close();
+    await db.close();
+  });
+
+  it('unpacks a takst zip (folder and upper-case names as vendors ship them) and ingests the Danish files', async () => {
+    expect(findSyncSource('dk-lms')).toMatchObject({ adapter: 'dk-lms', country: 'DK', url: null, note: expect.stringContaining('SYNC_DK_LMS_URL') });
+    const path = '/dkma/takst.zip';
+    publisher.publish(path, buildZip([
+      ...TAKST.map((name) => ({ name: `takst/${name.toUpperCase()}`, content: fixture(`dk-lms/${name}`) })),
+      { name: 'takst/lms05.txt', content: Buffer.from('not read\r\n') },
+    ]));
+    const r = runner(db, syncConfig(publisher, { 'dk-lms': path }));
+    const [result] = await r.runNow(['dk-lms']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 44, kept: 40, skipped: 4 } });
+    expect(await state(db, 'dk-lms')).toMatchObject({ last_outcome: 'ok', rows_kept: 40 });
+    expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['dk-lms', 'ok']);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'dk-lms'");
+    expect(rows[0]!.n).toBe(10);
+  });
+
+  it('downloads FEST from DMP\'s documented zip, unpacks fest251.xml and ingests it', async () => {
+    const fest = findSyncSource('no-fest')!;
+    expect(fest).toMatchObject({ adapter: 'no-fest', country: 'NO', url: expect.stringMatching(/^https:\/\/www\.dmp\.no\/.*\/fest251\.zip$/) });
+    const path = '/dmp/festfiler/fest251.zip';
+    publisher.publish(path, buildZip([{ name: 'fest251.xml', content: fixture('no-fest/fest251.xml') }]));
+    const r = runner(db, syncConfig(publisher, { 'no-fest': path }));
+    const [result] = await r.runNow(['no-fest']);
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 27, kept: 24, skipped: 3 } });
+    expect((await r.runNow(['no-fest']))[0]).toMatchObject({ outcome: 'not_modified' });
+    await r.close();
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products WHERE source = 'no-fest'");
+    expect(rows[0]!.n).toBe(6);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Reading of Norway's FEST (Forskrivnings- og ekspedisjonsstøtte, Direktoratet for medisinske
+ * produkter) M30 XML: the catalogue entries drugref keeps, collected record by record with
+ * saxes (xml-records.ts), so the document (hundreds of MB) is never a tree in memory.
+ *
+ * The document: root `FEST` in the M30 namespace (`http://www.kith.no/xmlstds/eresept/m30/
+ * 2014-12-01`), `HentetDato`, then catalogues `Kat<Type>` of entries `Oppf<Type>`, each with
+ * its own `Id`, `Tidspunkt`, `Status` (V="A" active) and the entry proper in the prescribing
+ * namespace (`.../eresept/forskrivning/2014-12-01`, often redeclared as the default on the
+ * inner element). Elements are matched by local name, so a document that binds either
+ * namespace to a prefix reads the same. Read: KatLegemiddelMerkevare, KatLegemiddelpakning,
+ * KatVirkestoffMedStyrke, KatVirkestoff; products and packs are handed over entry by entry
+ * (their substances may come later in the file). Every other catalogue (interactions, exchange groups,
+ * reimbursement clauses, trade goods) is skipped.
+ */
+import { FileRejectedError } from './common.ts';
+import { SaxesParser } from 'saxes';
+import { childOf } from './xml-records.ts';
+import type { XmlElement } from './xml-records.ts';
+
+/** The catalogues read, by entry element. */
+export const FEST_RECORDS = [
+  'KatLegemiddelMerkevare/OppfLegemiddelMerkevare',
+  'KatLegemiddelpakning/OppfLegemiddelpakning',
+  'KatVirkestoffMedStyrke/OppfVirkestoffMedStyrke',
+  'KatVirkestoff/OppfVirkestoff',
+  'HentetDato',
+] as const;
+
+/** One catalogue entry: the inner element, the entry's status and line. */
+export interface FestEntry {
+  line: number;
+  /** `Status/@V` of the Oppf element: `A` is an active entry. */
+  status: string;
+  element: XmlElement;
+}
+
+/** What the document gives besides the product and pack entries handed to the caller as they close. */
+export interface FestDocument {
+  /** When DMP extracted the file (`HentetDato`), ISO date-time. */
+  extractedAt?: string;
+  /** VirkestoffMedStyrke and Virkestoff by their own `Id` (small elements, referenced from products). */
+  styrker: Map<string, XmlElement>;
+  virkestoffer: Map<string, XmlElement>;
+  /** Entries of the catalogues read, for the file report. */
+  read: number;
+}
+
+/** Receives each product and pack entry as it closes, so no entry tree outlives its mapping. */
+export interface FestHandlers {
+  merkevare(entry: FestEntry): void;
+  pakning(entry: FestEntry): void;
+  malformed(line: number, message: string): void;
+}
+
+/** The M30 message namespace; any date version of it is accepted. */
+const M30_NAMESPACE = /^http:\/\/www\.kith\.no\/xmlstds\/eresept\/m30\/\d{4}-\d{2}-\d{2}$/;
+
+function inner(oppf: XmlElement, name: string): XmlElement | undefined {
+  return childOf(oppf, name);
+}
+
+/** Local part of a qualified name: `f:Varenr` → `Varenr`. */
+function localName(qualified: string): string {
+  return qualified.slice(qualified.indexOf(':') + 1);
+}
+
+/**
+ * A copy of a text that does not point into the decoded block: V8 keeps substrings of 13+
+ * characters as slices of their parent, so a kept id would hold its whole block alive.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf-8').toString('utf-8');
+}
+
+/** The record path of an element opening under `ancestors` (`Kat…/Oppf…`, or `HentetDato`), or ''. */
+function recordPath(name: string, ancestors: readonly string[]): string {
+  const path = ancestors.length === 1 ? name : `${ancestors.at(-1)}/${name}`;
+  return ancestors.length <= 2 && (FEST_RECORDS as readonly string[]).includes(path) ? path : '';
+}
+
+/** Hands each closed record (a small tree) to `onRecord`; the scan of one document. */
+function recordScanner(file: string, onRoot: (attributes: Record<string, string>) => void, onRecord: (path: string, record: XmlElement, line: number) => void): SaxesParser {
+  const parser = new SaxesParser({ position: true });
+  const ancestors: string[] = [];
+  const stack: XmlElement[] = [];
+  let path = '';
+  parser.on('error', (error) => {
+    throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
+  });
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    const attributes: Record<string, string> = {};
+    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
+    if (ancestors.length === 0) {
+      if (name !== 'FEST') throw new FileRejectedError(file, 'root element is not <FEST>');
+      onRoot(attributes);
+    } else if (stack.length === 0) path = recordPath(name, ancestors);
+    if (stack.length > 0 || path !== '') {
+      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
+      stack.at(-1)?.children.push(element);
+      stack.push(element);
+    }
+    ancestors.push(name);
+  });
+  const addText = (text: string): void => {
+    const current = stack.at(-1);
+    if (current) current.text += text;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    ancestors.pop();
+    const element = stack.pop();
+    if (!element) return;
+    element.text = detached(element.text);
+    if (stack.length === 0) {
+      onRecord(path, element, element.line);
+      path = '';
+    }
+  });
+  return parser;
+}
+
+/**
+ * Reads a FEST document given as blocks of bytes (the whole file as one block, or blocks read
+ * from disk), so only one block and one entry are held at a time. Refuses another root, a root
+ * outside the M30 namespace, and XML that is not well-formed.
+ */
+export async function readFest(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>, handlers: FestHandlers): Promise<FestDocument> {
+  const doc: FestDocument = { styrker: new Map(), virkestoffer: new Map(), read: 0 };
+  const entry = (oppf: XmlElement, name: string, line: number): FestEntry | null => {
+    const element = inner(oppf, name);
+    if (!element) {
+      handlers.malformed(line, `${oppf.name} without <${name}>`);
+      return null;
+    }
+    return { line, status: childOf(oppf, 'Status')?.attributes.V?.trim() ?? '', element };
+  };
+  const byId = (map: Map<string, XmlElement>, e: FestEntry | null): void => {
+    const id = e ? childOf(e.element, 'Id')?.text.trim() ?? '' : '';
+    if (e && id === '') handlers.malformed(e.line, `<${e.element.name}> without <Id>`);
+    else if (e) map.set(id, e.element);
+  };
+  let rooted = false;
+  const parser = recordScanner(file, (attributes) => {
+    rooted = true;
+    const namespaces = Object.entries(attributes).filter(([k]) => k.startsWith('xmlns')).map(([, v]) => v);
+    if (!namespaces.some((ns) => M30_NAMESPACE.test(ns))) throw new FileRejectedError(file, 'FEST root is not in the M30 namespace (http://www.kith.no/xmlstds/eresept/m30/...)');
+  }, (path, record, line) => {
+    if (path === 'HentetDato') { doc.extractedAt = record.text.trim(); return; }
+    doc.read += 1;
+    if (path.endsWith('OppfLegemiddelMerkevare')) { const e = entry(record, 'LegemiddelMerkevare', line); if (e) handlers.merkevare(e); }
+    else if (path.endsWith('OppfLegemiddelpakning')) { const e = entry(record, 'Legemiddelpakning', line); if (e) handlers.pakning(e); }
+    else if (path.endsWith('OppfVirkestoffMedStyrke')) byId(doc.styrker, entry(record, 'VirkestoffMedStyrke', line));
+    else byId(doc.virkestoffer, entry(record, 'Virkestoff', line));
+  });
+  // FEST is UTF-8; the decoder drops a byte-order mark and carries characters split across blocks.
+  const decoder = new TextDecoder('utf-8');
+  for await (const block of blocks) parser.write(decoder.decode(block, { stream: true }));
+  parser.write(decoder.decode());
+  parser.close();
+  if (!rooted) throw new FileRejectedError(file, 'no XML root element');
+  return doc;
+}
