@@ -12,12 +12,8 @@ describe('adapter registry', () => {
   it('registers an adapter for every published format with the files it reads', () => {
     expect(ADAPTERS.map((a) => a.id)).toEqual([
       'who-atc', 'fda-ndc', 'us-openfda-ndc', 'us-unii', 'us-rxnorm', 'us-spl', 'fr-bdpm', 'ch-sl', 'ch-sl-groups', 'ch-artikelstamm',
-      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'snapshot',
-      'es-cima', 'at-eko',
-      'fi-fimea', 'se-tlv',
-      'it-aifa', 'pt-infomed',
-      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'nl-cbg', 'be-sam', 'ie-hpra', 'snapshot',
-      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'dk-lms', 'no-fest', 'snapshot',
+      'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'nl-cbg', 'be-sam', 'ie-hpra', 'dk-lms', 'no-fest',
+      'es-cima', 'at-eko', 'fi-fimea', 'se-tlv', 'it-aifa', 'pt-infomed', 'snapshot',
     ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();

@@ -201,6 +201,8 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Irish HPRA list of authorised human medicines (latestHMlist.xml): PA/PPA licences, substances, ATC, licence and dispensing legal status',
     files: [IE_HPRA_FILE],
     parse: parseSingle(IE_HPRA_FILE, (name, content) => parseIeHpra({ name, content })),
+  },
+  {
     id: 'dk-lms',
     description: 'Danish medicine price list (Lægemiddelstyrelsen takst, fixed width ISO-8859-1): lms01.txt drugs, lms02.txt packages and optionally lms03.txt prices, lms09.txt firms, lms30.txt substances',
     files: DK_LMS_FILES,
@@ -213,12 +215,6 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [NO_FEST_FILE],
     parse: parseSingle(NO_FEST_FILE, parseNoFest),
     open: (files) => openNoFest(files),
-  },
-  {
-    id: 'snapshot',
-    description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
-    files: ['snapshot.json'],
-    parse: parseSingle('snapshot.json', parseJsonSnapshot),
   },
   {
     id: 'es-cima',
@@ -261,6 +257,12 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão',
     files: [PT_INFOMED_FILE],
     parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
+  },
+  {
+    id: 'snapshot',
+    description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
+    files: ['snapshot.json'],
+    parse: parseSingle('snapshot.json', parseJsonSnapshot),
   },
 ];
 
