@@ -4,6 +4,7 @@
  */
 import type { Database } from '../../platform/db.ts';
 import { addPackCredits } from './allowance.ts';
+import { PaymentError } from './payment.ts';
 import type { CheckoutSession, PaidCheckout, PaymentProvider } from './payment.ts';
 
 /** A prepaid pack offer: answers, price and the checkout line label. */
@@ -27,7 +28,10 @@ export interface StartedCheckout {
   session: CheckoutSession;
 }
 
-/** Records a pending order, then opens the hosted checkout for it. */
+/** PostgreSQL's unique_violation SQLSTATE. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Records a pending order, then opens the hosted checkout for it; a failed opening leaves no order behind. */
 export async function startCheckout(
   db: Database,
   payments: PaymentProvider,
@@ -40,12 +44,20 @@ export async function startCheckout(
     [input.accountId, pack.id, pack.answers, pack.amountCents, pack.currency, payments.name],
   ));
   const orderId = created.rows[0]!.id;
-  const session = await payments.createCheckout({
-    orderId, accountId: input.accountId, label: pack.label, amountCents: pack.amountCents, currency: pack.currency,
-    successUrl: input.successUrl, cancelUrl: input.cancelUrl,
-  });
-  await db.transaction((tx) => tx.query('UPDATE chat_pack_orders SET session_id = $2 WHERE id = $1', [orderId, session.sessionId]));
-  return { orderId, session };
+  try {
+    const session = await payments.createCheckout({
+      orderId, accountId: input.accountId, label: pack.label, amountCents: pack.amountCents, currency: pack.currency,
+      successUrl: input.successUrl, cancelUrl: input.cancelUrl,
+    });
+    await db.transaction((tx) => tx.query('UPDATE chat_pack_orders SET session_id = $2 WHERE id = $1', [orderId, session.sessionId]));
+    return { orderId, session };
+  } catch (err) {
+    // No checkout was opened for this order: it is removed, so a retry records one order, not two.
+    await db.query("DELETE FROM chat_pack_orders WHERE id = $1 AND status = 'pending'", [orderId]);
+    // A provider repeating a session id another order holds is the provider's fault: 502, never 500.
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw new PaymentError('the provider answered a session id another order already holds');
+    throw err;
+  }
 }
 
 /**

@@ -144,6 +144,26 @@ describe('POST /v1/chat/packs and the signed payment callback', () => {
   });
 });
 
+describe('POST /v1/chat/packs when the payment provider repeats a session id', () => {
+  it('answers 502 bad_gateway and records one order for one opened checkout', async () => {
+    const repeating = await startFake(() => ({ status: 200, body: { id: 'cs_test_same', object: 'checkout.session', url: 'https://checkout.example/c/pay/cs_test_same' } }));
+    const t = await startTestApp({ config: { paymentBaseUrl: repeating.url, paymentSecretKey: SECRET_KEY, paymentWebhookSecret: WEBHOOK_SECRET } });
+    try {
+      const key = await t.key({ tier: 'starter' });
+      const first = await t.app.inject({ method: 'POST', url: '/v1/chat/packs', headers: bearer(key), payload: { pack: 'answers_100' } });
+      expect(first.statusCode).toBe(200);
+      const second = await t.app.inject({ method: 'POST', url: '/v1/chat/packs', headers: bearer(key), payload: { pack: 'answers_100' } });
+      expect(second.statusCode).toBe(502);
+      expect(second.json()).toEqual({ error: 'bad_gateway', message: 'The payment provider failed to open a checkout; nothing was charged. Try again.' });
+      const { rows } = await t.db.query<{ session_id: string | null }>('SELECT session_id FROM chat_pack_orders');
+      expect(rows).toEqual([{ session_id: 'cs_test_same' }]);
+    } finally {
+      await t.close();
+      await repeating.close();
+    }
+  });
+});
+
 describe('POST /v1/chat/packs when the payment provider is down or not configured', () => {
   it('answers 502 when checkout fails and 503 when no provider is configured', async () => {
     const down = await startFake(() => ({ status: 500, body: { error: { message: 'internal at db-7' } } }));
