@@ -62,7 +62,7 @@ export const PACK = `id description units unit marketingStatus identifiers { sys
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
   reimbursementRatePercent dispensingCategory genericGroups { code label role } previousNames { name until } additionalMonitoring
   authorisationStatus veterinary assessments { kind value date text code reason url } attributes
-  centralAuthorisation { drugId productName euNumber procedureNumber status authorisedOn }
+  centralAuthorisation { drugId productName euNumber procedureNumber status authorisedOn basis }
   ingredients { unii name moietyUnii strengthValue strengthUnit strengthText moietyStrength { unii strengthValue strengthUnit strengthText } }
   identifiers { system code packId }
   packs { ${PACK} } atcChain { code name level } monographLanguages classes { system code label } ${SOURCES}`;
