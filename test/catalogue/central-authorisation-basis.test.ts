@@ -39,7 +39,7 @@ describe('central authorisation of a BDPM record against the current EMA report'
     });
   });
 
-  it('reads the BDPM holder without its bracketed country and a salt by its moiety (XARELTO, TRUVADA)', async () => {
+  it('reads the BDPM holder without its bracketed country, a salt by its moiety and a product-level EU number (XARELTO, TRUVADA)', async () => {
     expect(await central('3400930000021')).toMatchObject({ product_name: 'Xarelto', procedure_number: 'EMEA/H/C/000944', basis: 'name_holder_substance' });
     expect(await central('3400930000038')).toMatchObject({ product_name: 'Truvada', procedure_number: 'EMEA/H/C/000594', eu_number: 'EU/1/04/305' });
   });
