@@ -137,7 +137,8 @@ function addRow(row: Row, ctx: Context): string | null {
   const rawPzn = row.get('pzn');
   if (rawPzn === '') return 'no PZN';
   const pzn = pznOf(rawPzn);
-  if (!pzn) return `PZN "${rawPzn}" is not a valid PZN (check digit)`;
+  // A footer line (`3 Artikel`) has no PZN at all; a number with a wrong check digit is a misprint.
+  if (!pzn) return /\d{5,}/.test(rawPzn) ? `PZN "${rawPzn}" is not a valid PZN (check digit)` : `"${rawPzn}" is not a PZN (a footer or note line?)`;
   if (ctx.packKeys.has(pzn)) return `PZN ${pzn} is listed twice (the first row is kept)`;
   const name = row.get('name');
   if (name === '') return `PZN ${pzn}: no Arzneimittelname`;
