@@ -21,7 +21,7 @@ export const DRUG_REFERENCE = {
 } as const;
 
 const RESOLVED = 'index reference resolved matchedBy label substances { unii name } atcCodes reason';
-const ROW = 'atcCodes inputs rule { key a b } severity evidence description commercial licence attributions mechanism management source';
+const ROW = 'atcCodes inputs rule { key a b } severity evidence description commercial licence attributions mechanism management source crossReferences { system code atc name } interactionType';
 
 const checkRoute: RouteDef = {
   operationId: 'checkInteractions',

@@ -109,6 +109,7 @@ function packRow(part: DatedPackPart, productId: string): DatedPackRow {
     description: text(image.description) ?? '', units: num(image.units), unit: text(image.unit),
     marketingStatus: text(image.marketing_status) ?? 'active', sl: image.sl ?? null,
     dispensingCategory: text(image.dispensing_category), narcoticList: text(image.narcotic_list), availability: text(image.availability),
+    tariffCategory: text(image.tariff_category),
     dated: { span: part.span, identifiers: identifierRows(image, part.id), prices: priceRows(image) },
   };
 }

@@ -46,6 +46,7 @@ export interface PackRow {
   dispensingCategory: string | null;
   narcoticList: string | null;
   availability: string | null;
+  tariffCategory: string | null;
 }
 
 export interface PriceRow {
@@ -114,14 +115,15 @@ function identifierLoader(db: Queryable) {
  */
 const PACK_COLUMNS = `k.id, k.source, k.description, k.units::float8 AS units, k.unit,
   k.marketing_status AS "marketingStatus", m.sls, m.sources,
-  m.facts[1] AS "dispensingCategory", m.facts[2] AS "narcoticList", m.facts[3] AS "availability"`;
+  m.facts[1] AS "dispensingCategory", m.facts[2] AS "narcoticList", m.facts[3] AS "availability", m.facts[4] AS "tariffCategory"`;
 
 const PACK_FACTS = `LEFT JOIN LATERAL (
     SELECT array_agg(x.source ORDER BY x.id <> k.id, x.source) AS sources,
            jsonb_agg(x.sl ORDER BY x.id = k.id, x.source) FILTER (WHERE x.sl IS NOT NULL) AS sls,
            ARRAY[(array_agg(x.record ->> 'dispensing_category' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'dispensing_category'))[1],
                  (array_agg(x.record ->> 'narcotic_list' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'narcotic_list'))[1],
-                 (array_agg(x.record ->> 'availability' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'availability'))[1]] AS facts
+                 (array_agg(x.record ->> 'availability' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'availability'))[1],
+                 (array_agg(x.record ->> 'tariff_category' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'tariff_category'))[1]] AS facts
       FROM packs x WHERE x.id = k.id OR x.merged_into = k.id) m ON true`;
 
 type PackQueryRow = Omit<PackRow, 'sl'> & { sls: Array<Record<string, unknown>> | null };

@@ -38,6 +38,8 @@ export interface InteractionRow {
   mechanism: string | null;
   management: string | null;
   source: string;
+  crossReferences: RuleHit['crossReferences'];
+  interactionType: string | null;
 }
 
 /** Code → the inputs it came from. */
@@ -70,6 +72,7 @@ function toRow(match: PairMatch, rule: RuleHit, inputs: Map<string, Set<number>>
     severity: rule.severity, evidence: rule.evidence, description: rule.description,
     commercial: rule.tier === 'licensed', licence: rule.licence, attributions: rule.attributions,
     mechanism: rule.mechanism, management: rule.management, source: rule.source,
+    crossReferences: rule.crossReferences, interactionType: rule.interactionType,
   };
 }
 

@@ -22,6 +22,10 @@ export interface RuleHit {
   attributions: string[];
   mechanism: string | null;
   management: string | null;
+  /** The data set's own ids of the two drugs (DDInter ids), each with the ATC code it was matched to. */
+  crossReferences: Array<{ system: string; code: string; atc: string; name: string | null }>;
+  /** The data set's classification of the interaction, where it has one. */
+  interactionType: string | null;
 }
 
 /** ATC code lengths of levels 1 to 5. */
@@ -38,17 +42,19 @@ export function atcPrefixes(codes: Iterable<string>): string[] {
 // never leave the database; their keys are still read to count them in `locked`.
 const RULES = `
   SELECT 'open' AS tier, natural_key AS key, source, a_code, b_code, severity, evidence, description, licence, attributions,
-         NULL::text AS mechanism, NULL::text AS management
+         NULL::text AS mechanism, NULL::text AS management, record -> 'cross_references' AS refs, record ->> 'interaction_type' AS interaction_type
     FROM interaction_rules WHERE a_code = ANY($1) AND b_code = ANY($1)
   UNION ALL
   SELECT 'licensed', natural_key, source, a_code, b_code, severity, evidence,
          CASE WHEN $2 THEN description END, licence, CASE WHEN $2 THEN attributions ELSE '[]'::jsonb END,
-         CASE WHEN $2 THEN mechanism END, CASE WHEN $2 THEN management END
+         CASE WHEN $2 THEN mechanism END, CASE WHEN $2 THEN management END,
+         CASE WHEN $2 THEN record -> 'cross_references' END, CASE WHEN $2 THEN record ->> 'interaction_type' END
     FROM interaction_rules_licensed WHERE a_code = ANY($1) AND b_code = ANY($1)`;
 
 interface RuleRow {
   tier: Tier; key: string; source: string; a_code: string; b_code: string; severity: string; evidence: string;
   description: string | null; licence: string; attributions: string[]; mechanism: string | null; management: string | null;
+  refs: Array<{ system: string; code: string; atc: string; name?: string }> | null; interaction_type: string | null;
 }
 
 /** Rules that could apply to any pair of `codes`; licensed texts only when `withTexts`. */
@@ -59,6 +65,7 @@ export async function fetchRules(db: Queryable, codes: Iterable<string>, withTex
   return rows.map((r) => ({
     tier: r.tier, key: r.key, source: r.source, ruleA: r.a_code, ruleB: r.b_code, severity: r.severity, evidence: r.evidence,
     description: r.description ?? '', licence: r.licence, attributions: r.attributions, mechanism: r.mechanism, management: r.management,
+    crossReferences: (r.refs ?? []).map((x) => ({ system: x.system, code: x.code, atc: x.atc, name: x.name ?? null })), interactionType: r.interaction_type,
   }));
 }
 

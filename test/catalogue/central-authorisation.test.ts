@@ -53,7 +53,7 @@ describe('the EU central authorisation on a national drug record', () => {
     const body = res.json();
     expect(body.central_authorisation).toEqual({
       drug_id: expect.any(String), product_name: 'Shingrix', eu_number: 'EU/1/18/1272', procedure_number: 'EMEA/H/C/004336',
-      status: 'authorised', authorised_on: '2018-03-21',
+      status: 'authorised', authorised_on: '2018-03-21', basis: 'eu_number',
     });
     expect(body._meta.sources.map((s: { id: string }) => s.id).sort()).toEqual(['eu-ema', 'test-fr']);
     const ema = await t.app.inject({ url: `/v1/drugs/${body.central_authorisation.drug_id}`, headers: bearer(key) });

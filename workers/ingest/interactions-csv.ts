@@ -5,10 +5,14 @@
  * - **EPha.ch** (`matrix.csv`, as oddb2xml and AmiKo read it): `ATC1,Name1,ATC2,Name2,Info,
  *   Mechanismus,Effekt,Massnahmen,Grad`, one row per direction of a pair, grades A (no measures
  *   needed), B (precautions recommended), C (regular monitoring), D (avoid the combination),
- *   X (contraindicated). Both directions become one rule, the more severe grade winning.
+ *   X (contraindicated). Both directions become one rule, the more severe grade winning. Only
+ *   ATC1, ATC2 and Grad are required: a file without the free-text columns loads with a
+ *   description made of the names and the grade.
  * - **DDInter** (`ddinter_downloads_code_<ATC group>.csv`): `DDInterID_A,Drug_A,DDInterID_B,
  *   Drug_B,Level` with Major, Moderate, Minor or Unknown; CC BY-NC-SA 4.0. DDInter names drugs,
- *   not ATC codes, so its names are matched to the catalogue's ATC codes by the loader.
+ *   not ATC codes, so its names are matched to the catalogue's ATC codes by the loader; the
+ *   DDInter ids stay on each rule as cross-references (`ddinter`) of the ATC codes matched. A
+ *   set that adds a `Mechanism` (or `Interaction type`) column gives each rule that label.
  *
  * Malformed rows are reported with their file and line and skipped, never fatal: the published
  * EPha file routinely carries a few broken quotes.
@@ -16,7 +20,7 @@
 import { parseCsv } from './adapters/common.ts';
 import type { CsvRecord } from './adapters/common.ts';
 import { InteractionFileError, INTERACTIONS_FORMAT } from './interactions-format.ts';
-import type { EvidenceLevel, InteractionEntry, InteractionFile, Severity } from './interactions-format.ts';
+import type { CrossReference, EvidenceLevel, InteractionEntry, InteractionFile, Severity } from './interactions-format.ts';
 import type { RowProblem } from './snapshot.ts';
 
 export type InteractionFormat = 'drugref-interactions/1' | 'epha-csv' | 'ddinter-csv' | 'fest-xml';
@@ -28,7 +32,11 @@ export interface TextFile {
 }
 
 const EPHA_COLUMNS = ['ATC1', 'Name1', 'ATC2', 'Name2', 'Info', 'Mechanismus', 'Effekt', 'Massnahmen', 'Grad'] as const;
+/** The EPha columns without which no rule can be made; the names and texts may be absent. */
+const EPHA_REQUIRED = ['ATC1', 'ATC2', 'Grad'] as const;
 const DDINTER_COLUMNS = ['DDInterID_A', 'Drug_A', 'DDInterID_B', 'Drug_B', 'Level'] as const;
+/** Headers a DDInter-shaped set may name its interaction type by, first found wins. */
+const DDINTER_TYPE_COLUMNS = ['mechanism', 'interaction type', 'interaction_type', 'type'];
 
 /** EPha grades on the service's severity scale: A and B/C differ in the measures, not in the harm. */
 export const EPHA_SEVERITY: Readonly<Record<string, Severity>> = { A: 'minor', B: 'moderate', C: 'moderate', D: 'major', X: 'contraindicated' };
@@ -84,7 +92,7 @@ export function detectInteractionFormat(text: string): InteractionFormat | null 
   if (body.startsWith('<')) return /<(?:[\w.-]+:)?FEST[\s>]/.test(body.slice(0, 4096)) ? 'fest-xml' : null;
   const first = header(parseCsv(body.split(/\r?\n/, 1)[0] ?? '')[0]).map((f) => f.toLowerCase());
   const has = (cols: readonly string[]) => cols.every((c) => first.includes(c.toLowerCase()));
-  if (has(EPHA_COLUMNS)) return 'epha-csv';
+  if (has(EPHA_REQUIRED)) return 'epha-csv';
   if (has(DDINTER_COLUMNS)) return 'ddinter-csv';
   return null;
 }
@@ -97,13 +105,13 @@ export interface ConvertedSet {
   rows: { read: number; rules: number; merged: number };
 }
 
-/** Columns of a CSV by header name (case-insensitive). */
-function columns(file: TextFile, records: CsvRecord[], names: readonly string[]): Record<string, number> {
+/** Columns of a CSV by header name (case-insensitive); a name in `required` that is missing refuses the file, others are -1. */
+function columns(file: TextFile, records: CsvRecord[], names: readonly string[], required: readonly string[] = names): Record<string, number> {
   const cols = header(records[0]).map((c) => c.toLowerCase());
   const out: Record<string, number> = {};
   for (const name of names) {
     const i = cols.indexOf(name.toLowerCase());
-    if (i < 0) throw new InteractionFileError(`${file.name}: header lacks ${name}`);
+    if (i < 0 && required.includes(name)) throw new InteractionFileError(`${file.name}: header lacks ${name}`);
     out[name] = i;
   }
   return out;
@@ -136,6 +144,20 @@ function sentence(text: string): string {
 }
 
 /**
+ * An EPha rule's description: Info and Effekt with the grade; for a file without those columns,
+ * the two names (else the codes) with the grade. Null when the file has the texts but the row none.
+ */
+function ephaDescription(get: (name: (typeof EPHA_COLUMNS)[number]) => string, grade: string, hasTexts: boolean): string | null {
+  const suffix = `(EPha ${grade}: ${EPHA_GRADES[grade]})`;
+  const info = get('Info');
+  const effect = get('Effekt');
+  if (!hasTexts) return `${get('Name1') || get('ATC1').toUpperCase()} and ${get('Name2') || get('ATC2').toUpperCase()}: interaction listed by EPha ${suffix}`;
+  if (info === '' && effect === '') return null;
+  return [sentence(info), effect && effect.replace(/\.$/, '').toLowerCase() !== info.replace(/\.$/, '').toLowerCase() ? sentence(effect) : '']
+    .filter(Boolean).join(' ') + ` ${suffix}`;
+}
+
+/**
  * EPha's matrix CSV as an interaction file. Open rows carry Info and Effekt as the description;
  * with `licensed`, Mechanismus and Massnahmen become a licensed row for operators who hold
  * EPha's texts under a commercial agreement (the open tier has no such columns).
@@ -146,12 +168,13 @@ export function readEphaCsv(files: readonly TextFile[], options: { licensed?: bo
   let read = 0;
   for (const file of files) {
     const records = parseCsv(file.text.replace(/^\uFEFF/, ''));
-    const col = columns(file, records, EPHA_COLUMNS);
+    const col = columns(file, records, EPHA_COLUMNS, EPHA_REQUIRED);
+    const width = header(records[0]).length;
     for (const record of records.slice(1)) {
       read += 1;
-      const get = (name: (typeof EPHA_COLUMNS)[number]) => (record.fields[col[name]!] ?? '').trim();
+      const get = (name: (typeof EPHA_COLUMNS)[number]) => (col[name]! < 0 ? '' : (record.fields[col[name]!] ?? '').trim());
       const problem = (message: string) => problems.push({ file: file.name, line: record.line, message });
-      if (record.fields.length !== EPHA_COLUMNS.length) { problem(`expected ${EPHA_COLUMNS.length} fields, got ${record.fields.length}`); continue; }
+      if (record.fields.length !== width) { problem(`expected ${width} fields, got ${record.fields.length}`); continue; }
       const [a, b] = [get('ATC1').toUpperCase(), get('ATC2').toUpperCase()];
       const bad = [a, b].find((code) => !ATC_ANY.test(code));
       if (bad !== undefined) { problem(`"${bad}" is not an ATC code`); continue; }
@@ -159,11 +182,8 @@ export function readEphaCsv(files: readonly TextFile[], options: { licensed?: bo
       const grade = get('Grad').toUpperCase();
       const severity = EPHA_SEVERITY[grade];
       if (!severity) { problem(`grade "${get('Grad')}" is not one of A, B, C, D, X`); continue; }
-      const info = get('Info');
-      const effect = get('Effekt');
-      if (info === '' && effect === '') { problem('no Info and no Effekt text'); continue; }
-      const description = [sentence(info), effect && effect.replace(/\.$/, '').toLowerCase() !== info.replace(/\.$/, '').toLowerCase() ? sentence(effect) : '']
-        .filter(Boolean).join(' ') + ` (EPha ${grade}: ${EPHA_GRADES[grade]})`;
+      const description = ephaDescription(get, grade, col.Info! >= 0 || col.Effekt! >= 0);
+      if (description === null) { problem('no Info and no Effekt text'); continue; }
       const [mechanism, management] = [get('Mechanismus'), get('Massnahmen')];
       pairs.add(a, b, {
         severity,
@@ -199,6 +219,8 @@ export interface DdinterRow {
   idB: string;
   drugB: string;
   level: string;
+  /** The interaction type, where the set has a column for it. */
+  type?: string;
 }
 
 /** DDInter CSV rows with a known level; other rows are problems. */
@@ -209,6 +231,7 @@ export function readDdinterCsv(files: readonly TextFile[]): { rows: DdinterRow[]
   for (const file of files) {
     const records = parseCsv(file.text.replace(/^\uFEFF/, ''));
     const col = columns(file, records, DDINTER_COLUMNS);
+    const typeCol = header(records[0]).map((c) => c.toLowerCase()).findIndex((c) => DDINTER_TYPE_COLUMNS.includes(c));
     for (const record of records.slice(1)) {
       read += 1;
       const get = (name: (typeof DDINTER_COLUMNS)[number]) => (record.fields[col[name]!] ?? '').trim();
@@ -217,13 +240,26 @@ export function readDdinterCsv(files: readonly TextFile[]): { rows: DdinterRow[]
       const level = get('Level').toLowerCase();
       if (!DDINTER_SEVERITY[level]) { problem(`level "${get('Level')}" is not one of Major, Moderate, Minor, Unknown`); continue; }
       if (get('Drug_A') === '' || get('Drug_B') === '') { problem('a drug name is empty'); continue; }
-      rows.push({ file: file.name, line: record.line, idA: get('DDInterID_A'), drugA: get('Drug_A'), idB: get('DDInterID_B'), drugB: get('Drug_B'), level });
+      const type = typeCol < 0 ? '' : (record.fields[typeCol] ?? '').trim();
+      rows.push({
+        file: file.name, line: record.line, idA: get('DDInterID_A'), drugA: get('Drug_A'), idB: get('DDInterID_B'), drugB: get('Drug_B'), level,
+        ...(type !== '' && !/^unknown$/i.test(type) ? { type } : {}),
+      });
     }
   }
   return { rows, problems, read };
 }
 
 const titleCase = (level: string): string => level.charAt(0).toUpperCase() + level.slice(1);
+
+/** The DDInter ids of a row's two drugs with the ATC code each was matched to, in the rule's (sorted) order. */
+function ddinterReferences(row: DdinterRow, a: string, b: string): CrossReference[] {
+  const refs: CrossReference[] = [];
+  for (const [id, name, atc] of [[row.idA, row.drugA, a], [row.idB, row.drugB, b]] as const) {
+    if (/^DDInter\d+$/i.test(id)) refs.push({ system: 'ddinter', code: `DDInter${id.slice(7)}`, atc, name });
+  }
+  return refs.sort((x, y) => x.atc.localeCompare(y.atc));
+}
 
 /**
  * DDInter rows as an interaction file, each drug name replaced by its level-5 ATC codes
@@ -249,7 +285,11 @@ export function ddinterSet(parsed: { rows: DdinterRow[]; problems: RowProblem[];
     for (const a of codesA) {
       for (const b of codesB) {
         if (a === b) continue;
-        pairs.add(a, b, { severity: DDINTER_SEVERITY[row.level]!, evidence: graded ? LISTED : UNGRADED, description });
+        pairs.add(a, b, {
+          severity: DDINTER_SEVERITY[row.level]!, evidence: graded ? LISTED : UNGRADED, description,
+          cross_references: ddinterReferences(row, a, b),
+          ...(row.type ? { interaction_type: row.type.toLowerCase() } : {}),
+        });
       }
     }
   }

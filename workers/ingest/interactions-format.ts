@@ -25,6 +25,14 @@ export interface LicenceInfo {
   commercial: boolean;
 }
 
+/** A drug of the rule as the data set identifies it (DDInter's `DDInter1913`), with the ATC code it was matched to. */
+export interface CrossReference {
+  system: string;
+  code: string;
+  atc: string;
+  name?: string;
+}
+
 export interface InteractionEntry {
   key?: string;
   a: string;
@@ -37,6 +45,10 @@ export interface InteractionEntry {
   mechanism?: string;
   management?: string;
   licensed?: { licence?: string; attributions?: string[]; mechanism: string; management: string };
+  /** The set's own ids of the two drugs (open facts, on every row of the pair). */
+  cross_references?: CrossReference[];
+  /** The kind of interaction where the set classifies it (`pharmacokinetic`, `pharmacodynamic` ...): a label, not a licensed text. */
+  interaction_type?: string;
 }
 
 export interface InteractionFile {
@@ -59,6 +71,8 @@ export interface RuleRow {
   attributions: string[];
   mechanism?: string;
   management?: string;
+  cross_references?: CrossReference[];
+  interaction_type?: string;
 }
 
 /** A refused interaction file; nothing is written. */
@@ -76,6 +90,17 @@ function text(value: unknown, where: string): string {
 function strings(value: unknown, where: string): string[] {
   if (!Array.isArray(value) || value.length === 0) fail(where, 'must be a non-empty array of strings');
   return value.map((v, i) => text(v, `${where}[${i}]`));
+}
+
+function crossReferences(value: unknown, where: string): CrossReference[] {
+  if (!Array.isArray(value)) fail(where, 'must be an array of { system, code, atc, name? }');
+  return value.map((v: Partial<CrossReference>, i) => {
+    const atc = text(v?.atc, `${where}[${i}].atc`).toUpperCase();
+    if (!ATC_ANY.test(atc)) fail(`${where}[${i}].atc`, `"${atc}" is not an ATC code`);
+    const ref: CrossReference = { system: text(v.system, `${where}[${i}].system`), code: text(v.code, `${where}[${i}].code`), atc };
+    if (v.name !== undefined) ref.name = text(v.name, `${where}[${i}].name`);
+    return ref;
+  });
 }
 
 function checkHeader(file: InteractionFile): void {
@@ -118,6 +143,8 @@ function entryRows(file: InteractionFile, entry: InteractionEntry, where: string
     natural_key: entry.key ? text(entry.key, `${where}.key`) : `${a}~${b}`,
     a_code: a, b_code: b, severity: entry.severity, evidence: entry.evidence,
     description: text(entry.description, `${where}.description`),
+    ...(entry.cross_references !== undefined ? { cross_references: crossReferences(entry.cross_references, `${where}.cross_references`) } : {}),
+    ...(entry.interaction_type !== undefined ? { interaction_type: text(entry.interaction_type, `${where}.interaction_type`) } : {}),
   };
   const licenceId = entry.licence ?? file.defaults?.licence;
   const commercial = licenceId !== undefined && file.licences[licenceId]?.commercial === true;

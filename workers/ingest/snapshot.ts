@@ -117,7 +117,8 @@ export interface Price {
   currency: string;
   /**
    * `public` (pharmacy retail), `ex_factory`, `reimbursed`, `list`, `tariff` (UK Drug Tariff
-   * basic price), `group` (Swiss SL group price).
+   * basic price), `group` (Swiss SL group price); `list_previous` and `tariff_previous` are the
+   * prices those replaced on their `valid_from` (dm+d keeps one earlier price).
    */
   kind: string;
   valid_from?: string;
@@ -142,6 +143,8 @@ export interface PackEntry {
   narcotic_list?: string;
   /** Availability restriction as the register states it (dm+d: `special_order`, `not_available` ...). */
   availability?: string;
+  /** Drug Tariff payment category of the pack (dm+d `PAY_CATCD` as its lookup text: `Part VIIIA Category A` ...). */
+  tariff_category?: string;
   /** Total quantity of the pack where the register gives it apart from the units (`10 ml` of a vial pack). */
   quantity?: { value: number; unit: string };
 }

@@ -87,6 +87,59 @@ describe('de-pzn adapter: a price list as xlsx', () => {
   });
 });
 
+const fixture = (name: string) => ({ name, content: readFileSync(new URL(`../../fixtures/registers/de-pzn/${name}`, import.meta.url)) });
+
+describe('de-pzn adapter: a price list naming its articles "Handelsname", pack and strength only in the text', async () => {
+  const { snapshot, problems, files } = await parseDePzn(fixture('preisliste-handelsname.csv'));
+  const product = (name: string) => snapshot.products?.find((p) => p.product_name === name);
+
+  it('reads pack size and Normgröße from the text (`30 St N1`, `5X10 St N2`) and keeps the pack sizes of one product together', () => {
+    expect(product('Ibuprofen AbZ 400 mg Filmtabletten')).toMatchObject({
+      dose_form: 'Filmtabletten', holder: 'AbZ-Pharma GmbH', attributes: { wirkstoffmenge: '400 mg' },
+      packs: [
+        { key: '10000018', description: '30 St Filmtabletten N1', units: 30, unit: 'St', prices: [{ amount: 5.79, currency: 'EUR', kind: 'public' }] },
+        { key: '10000024', description: '50 St Filmtabletten N2', units: 50, unit: 'St', prices: [{ amount: 7.42, currency: 'EUR', kind: 'public' }] },
+      ],
+    });
+    expect(product('Ibuprofen AbZ 600 mg Filmtabletten')?.attributes).toEqual({ wirkstoffmenge: '600 mg' });
+  });
+
+  it('reads a strength per volume, and takes no strength from a pack quantity (`; 100 g`)', () => {
+    expect(product('Novaminsulfon Lichtenstein 500 mg/ml Tropfen')).toMatchObject({
+      dose_form: 'Tropfen', attributes: { wirkstoffmenge: '500 mg/ml' }, packs: [{ units: 100, unit: 'ml', description: '100 ml Tropfen N3' }],
+    });
+    expect(product('Bepanthen Wund- und Heilsalbe')).toMatchObject({ dose_form: 'Heilsalbe', packs: [{ units: 100, unit: 'g' }] });
+    expect(product('Bepanthen Wund- und Heilsalbe')?.attributes).toBeUndefined();
+    expect(snapshot.products?.every((p) => p.ingredients.length === 0)).toBe(true);
+  });
+
+  it('reports the bad check digit and counts the rows', () => {
+    expect(problems).toEqual([{ file: 'preisliste-handelsname.csv', line: 9, message: 'PZN "10000059" is not a valid PZN (check digit)' }]);
+    expect(files).toEqual([{ file: 'preisliste-handelsname.csv', role: 'Preisliste (AVP)', read: 6, kept: 5, skipped: 1 }]);
+  });
+});
+
+describe('de-pzn adapter: a fixed-width list (Windows-1252, columns under a header, a ruler and a footer)', async () => {
+  const { snapshot, problems } = await parseDePzn(fixture('pzn-liste-festbreite.txt'));
+  const pack = (pzn: string) => snapshot.products?.flatMap((p) => p.packs).find((k) => k.key === pzn);
+
+  it('cuts the columns at the header titles, a right-aligned price included', () => {
+    expect(snapshot.products?.map((p) => p.product_name)).toEqual([
+      'ACC akut 600 Brausetabletten', 'Ibuprofen 400 mg Filmtabletten', 'Otriven 0,1 % Nasenspray für Erwachsene', 'Paracetamol-ratiopharm 500 mg Tabletten',
+    ]);
+    expect(pack('01234562')).toMatchObject({ units: 50, unit: 'St', prices: [{ amount: 9.85, currency: 'EUR', kind: 'public' }] });
+    expect(pack('11111116')).toMatchObject({ units: 10, unit: 'ml', prices: [{ amount: 4.49 }] });
+    expect(snapshot.products?.find((p) => p.product_name.startsWith('Otriven'))).toMatchObject({ dose_form: 'Nasenspray', attributes: { wirkstoffmenge: '0,1 %' } });
+  });
+
+  it('reports the row with a bad check digit and the footer line with their lines', () => {
+    expect(problems).toEqual([
+      { file: 'pzn-liste-festbreite.txt', line: 9, message: 'PZN "1234567" is not a valid PZN (check digit)' },
+      { file: 'pzn-liste-festbreite.txt', line: 11, message: '"3 Artikel" is not a PZN (a footer or note line?)' },
+    ]);
+  });
+});
+
 describe('de-pzn through the ingest engine', () => {
   let db: Database;
   beforeAll(async () => { db = await openTestDatabase(); });

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../platform/db.ts';
-import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
+import { FileRejectedError, parseCsv } from '../../../workers/ingest/adapters/common.ts';
 import { emaSubstanceNames, parseEuEma } from '../../../workers/ingest/adapters/eu-ema.ts';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';
 import { ingestSnapshot } from '../../../workers/ingest/engine.ts';
@@ -102,7 +103,7 @@ describe('eu-ema adapter (EPAR report, xlsx)', () => {
   });
 
   it('rejects a workbook without the report header, and a file that is no workbook', async () => {
-    await expect(buildEparReport([], ['Name', 'Wert']).then((b) => parseEuEma('x.xlsx', b))).rejects.toThrow(/no header row naming Medicine name and Product number/);
+    await expect(buildEparReport([], ['Name', 'Wert']).then((b) => parseEuEma('x.xlsx', b))).rejects.toThrow(/no header row naming Name of medicine \(Medicine name\) and EMA product number/);
     await expect(parseEuEma('x.xlsx', Buffer.from('Medicine name;Product number\n'))).rejects.toThrow(FileRejectedError);
   });
 });
@@ -119,5 +120,80 @@ describe('eu-ema through the ingest engine', () => {
       `SELECT p.country, p.product_name FROM identifiers i JOIN products p ON p.id = i.drug_id WHERE i.system = 'eu_number' AND i.code = 'EU/1/04/276'`);
     expect(rows).toEqual([{ country: 'EU', product_name: 'Abilify' }]);
     expect((await ingestSnapshot(db, snapshot)).changes).toBe(0);
+  });
+});
+
+const CURRENT_CSV = readFileSync(new URL('../../fixtures/registers/eu-ema/medicines-output-medicines-report_en.csv', import.meta.url));
+
+/** The workbook of the same current report: the CSV fixture's lines as rows (title rows, header on row 9), dates as date cells. */
+async function currentWorkbook(): Promise<Buffer> {
+  const records = parseCsv(CURRENT_CSV.toString('utf8').replace(/^\uFEFF/, ''));
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Medicines');
+  const header = records.find((r) => r.fields.includes('EMA product number'))!.fields;
+  for (const { line, fields } of records) {
+    sheet.getRow(line).values = fields.map((f, i) => {
+      const dated = /date$/i.test(header[i] ?? '') && /^\d{2}\/\d{2}\/\d{4}$/.test(f) && f !== '31/02/2020';
+      return dated ? d(`${f.slice(6)}-${f.slice(3, 5)}-${f.slice(0, 2)}`) : f === '' ? null : f;
+    });
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe('eu-ema adapter (current medicines report: xlsx and the CSV of the same report)', () => {
+  const FILE = 'medicines-output-medicines-report_en.csv';
+  let csv: AdapterResult;
+  let xlsx: AdapterResult;
+  const product = (result: AdapterResult, key: string) => result.snapshot.products?.find((p) => p.key === key);
+  beforeAll(async () => {
+    csv = await parseEuEma(FILE, CURRENT_CSV);
+    xlsx = await parseEuEma('medicines-output-medicines-report_en.xlsx', await currentWorkbook());
+  });
+
+  it('reads the current header wording from the CSV (UTF-8 with BOM, CRLF, title lines, quoted line breaks in headers)', () => {
+    expect(product(csv, 'EMEA/H/C/000471')).toMatchObject({
+      country: 'EU', product_name: 'Abilify', atc_code: 'N05AX12', holder: 'Otsuka Pharmaceutical Netherlands B.V.', authorisation_status: 'authorised',
+      marketing_status: 'active', authorised_on: '2004-06-04', additional_monitoring: false, generic: false,
+      identifiers: [{ system: 'ema_procedure', code: 'EMEA/H/C/000471' }], ingredients: [{ unii: 'name:ARIPIPRAZOLE' }],
+      attributes: { therapeutic_area: 'Schizophrenia; Bipolar Disorder', epar_url: 'https://www.ema.europa.eu/en/medicines/human/EPAR/abilify', decision_on: '2025-03-12', revision: '51' },
+    });
+    expect(product(csv, 'EMEA/H/C/000594')).toMatchObject({
+      holder: 'Gilead Sciences Ireland UC', additional_monitoring: true, ingredients: [{ unii: 'name:EMTRICITABINE' }, { unii: 'name:TENOFOVIR DISOPROXIL' }],
+    });
+  });
+
+  it('keeps the statuses and dates of the current report: application withdrawn, withdrawal/expiry, PRIME, orphan, veterinary species', () => {
+    expect(product(csv, 'EMEA/H/C/005990')).toMatchObject({
+      authorisation_status: 'application withdrawn', marketing_status: 'withdrawn', holder: 'Laboratoires Théa',
+      attributes: { orphan: true, prime: true, application_withdrawn_on: '2023-11-15', therapeutic_area: "Sjögren's Syndrome" },
+    });
+    expect(product(csv, 'EMEA/H/C/002001')).toMatchObject({ authorisation_status: 'withdrawn', generic: true, attributes: { withdrawn_on: '2016-02-02' } });
+    expect(product(csv, 'EMEA/V/C/002526')).toMatchObject({ veterinary: true, holder: 'Intervet International B.V.', ingredients: [{ unii: 'name:FLURALANER' }] });
+  });
+
+  it('reports unusable rows and bad dates with their line in the file', () => {
+    expect(csv.problems).toEqual([
+      { file: FILE, line: 21, message: 'product number "H/C/123" is not an EMA procedure number (EMEA/H/C/nnnnnn)' },
+      { file: FILE, line: 22, message: 'EMEA/H/C/005001: authorisation status "Maybe" is unknown' },
+      { file: FILE, line: 23, message: 'EMEA/H/C/005002: marketing authorisation date "31/02/2020" is not a date (left out)' },
+    ]);
+    expect(csv.files).toEqual([{ file: FILE, role: 'European public assessment reports', read: 10, kept: 8, skipped: 2 }]);
+  });
+
+  it('reads the workbook of the same report into the same products', () => {
+    expect(xlsx.snapshot.products).toEqual(csv.snapshot.products);
+    expect(xlsx.problems.map((p) => p.message)).toEqual(csv.problems.map((p) => p.message));
+  });
+
+  it('reads a semicolon-separated UTF-16 export of the report', async () => {
+    const text = CURRENT_CSV.toString('utf8').replace(/^\uFEFF/, '');
+    const semicolons = parseCsv(text).map((r) => r.fields.map((f) => (/[;"\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(';')).join('\r\n');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(semicolons, 'utf16le')]);
+    const result = await parseEuEma(FILE, utf16);
+    expect(result.snapshot.products).toEqual(csv.snapshot.products);
+  });
+
+  it('rejects a CSV without the report header', async () => {
+    await expect(parseEuEma(FILE, Buffer.from('Name,Wert\r\nA,1\r\n'))).rejects.toThrow(/no header line naming Name of medicine/);
   });
 });

@@ -72,6 +72,20 @@ describe('gb-dmd round trip: release files → ingest → lookup API', () => {
     expect(product.rows[0]?.previous).toEqual([{ name: 'Adenocor 3mg/ml injection 2ml vials', until: '2004-07-12' }]);
   });
 
+  it('answers the history a release carries: previous prices, the payment category, a previous VMP id and a generic AMP\'s previous name', async () => {
+    const res = await get('/v1/drugs/lookup?system=dmd_amppid&code=22479711000001106');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.matched_pack.tariff_category).toBe('Part VIIIA Category C');
+    expect(body.matched_pack.prices).toEqual(expect.arrayContaining([
+      { kind: 'tariff_previous', amount: 5.99, currency: 'GBP', valid_from: null },
+      { kind: 'list_previous', amount: 6.29, currency: 'GBP', valid_from: null },
+    ]));
+    const generic = (await get('/v1/drugs/lookup?system=dmd_amppid&code=21855511000001108')).json();
+    expect(generic.previous_names).toEqual([{ name: 'Adenosine 3mg/ml injection 2ml vials', until: '2004-04-29' }]);
+    expect(generic.identifiers).toContainEqual(expect.objectContaining({ system: 'dmd_vmpid', code: '318338001' }));
+  });
+
   it('writes no change when the same release is ingested again', async () => {
     expect((await ingestSnapshot(t.db, parseGbDmd(release()).snapshot)).changes).toBe(0);
     expect(snapshot.products).toHaveLength(5);

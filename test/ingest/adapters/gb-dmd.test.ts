@@ -28,16 +28,37 @@ describe('gb-dmd adapter', () => {
     expect(product('4744411000001104')?.identifiers).toEqual([
       { system: 'dmd_apid', code: '4744411000001104' },
       { system: 'dmd_vmpid', code: '35894711000001106', valid_from: '2018-10-17' },
-      { system: 'dmd_vmpid', code: '318338001', previous: true },
+      { system: 'dmd_vmpid', code: '318338001', previous: true, valid_to: '2018-10-17' },
       { system: 'dmd_vtmid', code: '108502004' },
       { system: 'dmd_vtmid', code: '69000004', previous: true },
     ]);
     expect(product('4744411000001104')?.attributes).toMatchObject({
       vmp_name: 'Adenosine 6mg/2ml solution for injection vials', vtm_name: 'Adenosine', dmd_isids: '35431001',
       controlled_drug_category: 'No Controlled Drug Status', ont_form_route: 'solutioninjection.intravenous',
+      vmp_previous_name: 'Adenosine 3mg/ml injection 2ml vials', vmp_name_changed_on: '2004-04-29',
     });
     expect(product('21855411000001109')).toMatchObject({ generic: true, holder: 'Advanz Pharma' });
     expect(product('21855411000001109')?.brand).toBeUndefined();
+  });
+
+  it('gives a generic AMP, which carries its VMP\'s name, the VMP\'s previous name (NMPREV until NMDT)', () => {
+    expect(product('21855411000001109')?.previous_names).toEqual([{ name: 'Adenosine 3mg/ml injection 2ml vials', until: '2004-04-29' }]);
+    // A branded AMP keeps only its own previous name; the VMP's is an attribute.
+    expect(product('4744411000001104')?.previous_names).toEqual([{ name: 'Adenocor 3mg/ml injection 2ml vials', until: '2004-07-12' }]);
+  });
+
+  it('keeps the price each current price replaced (Drug Tariff PREVPRICE, AMPP PRICE_PREV or PRICEPREV) and the payment category', () => {
+    expect(pack('22479711000001106')?.prices).toEqual([
+      { amount: 6.59, currency: 'GBP', kind: 'tariff', valid_from: '2017-04-01' },
+      { amount: 5.99, currency: 'GBP', kind: 'tariff_previous' },
+      { amount: 6.59, currency: 'GBP', kind: 'list', valid_from: '2017-03-01' },
+      { amount: 6.29, currency: 'GBP', kind: 'list_previous' },
+    ]);
+    expect(pack('22479711000001106')?.tariff_category).toBe('Part VIIIA Category C');
+    // Its Drug Tariff price is malformed ("4,61"): the price is left out, the category stays.
+    expect(pack('22479911000001108')).toMatchObject({ tariff_category: 'Part VIIIA Category C' });
+    expect(pack('22479911000001108')?.prices).toBeUndefined();
+    expect(pack('90000041000001103')?.tariff_category).toBeUndefined();
   });
 
   it('reads the AMP previous name under both spellings (NM_PREV of the specification, NMPREV) and the EMA flag', () => {
@@ -64,10 +85,12 @@ describe('gb-dmd adapter', () => {
         { system: 'dmd_amppid', code: '4744711000001105' }, { system: 'dmd_vmppid', code: '4744111000001109' },
         { system: 'gtin', code: '5000283101086', valid_from: '2008-05-16' },
       ],
-      marketing_status: 'active', units: 6, unit: 'vial', dispensing_category: 'POM',
+      marketing_status: 'active', units: 6, unit: 'vial', dispensing_category: 'POM', tariff_category: 'Part VIIIA Category A',
       prices: [
         { amount: 29.24, currency: 'GBP', kind: 'tariff', valid_from: '2019-04-01' },
+        { amount: 27.97, currency: 'GBP', kind: 'tariff_previous' },
         { amount: 6.45, currency: 'GBP', kind: 'list', valid_from: '2017-06-01' },
+        { amount: 6.12, currency: 'GBP', kind: 'list_previous' },
       ],
     });
     expect(pack('22479711000001106')).toMatchObject({ units: 50, unit: 'gram', dispensing_category: 'P' });
@@ -87,7 +110,9 @@ describe('gb-dmd adapter', () => {
     expect(product('90000021000001108')).toMatchObject({ generic: true, holder: 'Laboratoires Théa', attributes: { parallel_import: true, availability_restriction: 'Special Order' } });
     expect(pack('24531011000001108')).toMatchObject({ marketing_status: 'withdrawn', availability: 'not_available' });
     // Its price of 0 pence is dm+d's "no price": the tariff price of its VMPP stays.
-    expect(pack('24531011000001108')?.prices).toEqual([{ amount: 29.24, currency: 'GBP', kind: 'tariff', valid_from: '2019-04-01' }]);
+    expect(pack('24531011000001108')?.prices).toEqual([
+      { amount: 29.24, currency: 'GBP', kind: 'tariff', valid_from: '2019-04-01' }, { amount: 27.97, currency: 'GBP', kind: 'tariff_previous' },
+    ]);
     expect(product('24530711000001102')?.marketing_status).toBe('withdrawn');
     expect(pack('4744711000001105')?.availability).toBeUndefined();
   });
@@ -100,7 +125,7 @@ describe('gb-dmd adapter', () => {
   it('reports malformed records with file and line and skips them', () => {
     expect(problems).toEqual([
       { file: 'f_amp2_3240526.xml', line: 66, message: 'APID "4744411000001105" is not a valid dm+d (SNOMED CT) id' },
-      { file: 'f_ampp2_3240526.xml', line: 105, message: 'PRICE "4.61" is not a price in whole pence' },
+      { file: 'f_ampp2_3240526.xml', line: 107, message: 'PRICE "4.61" is not a price in whole pence' },
       { file: 'f_gtin2_0240526.xml', line: 32, message: 'GTIN "5051562030703" of AMPP 22479911000001108 is not a valid 13 or 14-digit GTIN' },
       { file: 'f_ingredient2_3240526.xml', line: 22, message: 'ISID "12345" is not a valid dm+d (SNOMED CT) id' },
       { file: 'f_lookup2_3240526.xml', line: 20, message: 'UNIT_OF_MEASURE entry has no CD' },

@@ -13,7 +13,10 @@
  * Files are recognised by their header, not their name. Output: one product and pack per
  * article, keyed by its GTIN (so the merge step joins it to the SL or Refdata pack with that
  * GTIN), whose SL entry carries `group_code` and `group_price` and whose price of kind
- * `group` is the pack's price (units × group price).
+ * `group` is the pack's price (units × group price). An article list that names its articles
+ * by pharmacode only (no GTIN column, or an empty GTIN) gives packs keyed `pharmacode:<n>`:
+ * the merge step joins them to the Zur Rose or Refdata pack with that pharmacode, which
+ * supplies the GTIN, so the group price reaches a catalogue that has either source loaded.
  */
 import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
@@ -34,6 +37,7 @@ export const CH_SL_GROUPS_SOURCE: SourceInfo = {
 const GROUP_COLUMNS = ['pharma_group_code', 'pharma-gruppen-code', 'group_code'];
 const PRICE_COLUMNS = ['price_chf_incl_vat', 'group_price', 'price', 'preis'];
 const GTIN_COLUMNS = ['ean', 'gtin', 'ean-code', 'ean_code'];
+const PHARMACODE_COLUMNS = ['pharmacode', 'phar', 'pharma-code'];
 const CSL_COLUMNS = ['csl', 'csl-code', 'csl_code', ...GROUP_COLUMNS];
 
 interface Table {
@@ -96,34 +100,50 @@ function parseCsl(raw: string): { code: string; units: number } {
   return { code: m[2]!, units: m[1] ? Number(m[1]) : 1 };
 }
 
-function articlePack(gtin: string, description: string, group: Group, code: string, units: number, pharmacode: string): PackEntry {
+/** The article's pack key and identifiers: its GTIN, else its pharmacode (`pharmacode:<n>`, as Zur Rose and Refdata key such packs). */
+interface ArticleId { key: string; gtin: string | null; pharmacode: string | null }
+
+function articlePack(id: ArticleId, description: string, group: Group, code: string, units: number): PackEntry {
   const amount = Math.round(group.price * units * 100) / 100;
   const pack: PackEntry = {
-    key: gtin, description, identifiers: [{ system: 'gtin', code: gtin }], marketing_status: 'active',
+    key: id.key, description, identifiers: id.gtin ? [{ system: 'gtin', code: id.gtin }] : [], marketing_status: 'active',
     prices: [{ amount, currency: 'CHF', kind: 'group' }],
     sl: {
       listed: true, group_code: code, group_price: group.price,
       ...(group.limitation ? { limitations: group.limitation.split(/\s*,\s*/).map((l) => ({ code: l, text: '', level: 'pack' as const })) } : {}),
     },
   };
-  if (/^\d+$/.test(pharmacode) && Number(pharmacode) > 0) pack.identifiers.push({ system: 'pharmacode', code: pharmacode.replace(/^0+/, '') });
+  if (id.pharmacode) pack.identifiers.push({ system: 'pharmacode', code: id.pharmacode });
   const quantity = leadingQuantity(description);
   if (quantity) Object.assign(pack, quantity);
   return pack;
 }
 
-function articleProduct(table: Table, row: CsvRecord, groups: Map<string, Group>, gtinRaw: string): ProductEntry {
+/** The article's GTIN, else (none given) its pharmacode; a malformed one is a row error. */
+function articleId(gtinRaw: string, pharmacodeRaw: string): ArticleId {
+  // Exports pad pharmacodes with zeros (`0001019849`); the code itself has at most 7 digits.
+  const digits = pharmacodeRaw.replace(/^0+/, '');
+  const pharmacode = /^\d{1,7}$/.test(digits) ? digits : null;
+  if (gtinRaw === '') {
+    if (!pharmacode) throw new RowError(pharmacodeRaw === '' ? 'neither a GTIN nor a pharmacode' : `pharmacode "${pharmacodeRaw}" is not a pharmacode`);
+    return { key: `pharmacode:${pharmacode}`, gtin: null, pharmacode };
+  }
   const gtin = /^\d{8,14}$/.test(gtinRaw) ? normaliseGtin(gtinRaw) : null;
   if (!gtin) throw new RowError(`GTIN "${gtinRaw}" has a wrong check digit or length`);
+  return { key: gtin, gtin, pharmacode };
+}
+
+function articleProduct(table: Table, row: CsvRecord, groups: Map<string, Group>): ProductEntry {
+  const id = articleId(table.get(row, GTIN_COLUMNS), table.get(row, PHARMACODE_COLUMNS));
   const { code, units } = parseCsl(table.get(row, CSL_COLUMNS));
   const group = groups.get(code);
   if (!group) throw new RowError(`pharma group code ${code} is not in the group price table`);
   const name = table.get(row, ['name', 'bezeichnung']).replace(/\s+/g, ' ');
-  const form = table.get(row, ['darreichung', 'galenische form | pgr']);
+  const form = table.get(row, ['darreichung', 'galenische form | pgr', 'galenische form']);
   const description = form || group.description;
   const product: ProductEntry = {
-    key: gtin, country: 'CH', product_name: [name, form].filter(Boolean).join(' ') || group.description,
-    identifiers: [], ingredients: [], packs: [articlePack(gtin, description, group, code, units, table.get(row, ['pharmacode', 'phar']))],
+    key: id.key, country: 'CH', product_name: [name, form].filter(Boolean).join(' ') || group.description,
+    identifiers: [], ingredients: [], packs: [articlePack(id, description, group, code, units)],
   };
   // WALA states the pack price beside the code (`CSL 70.01.`); it wins over units × group price.
   const stated = parseDecimal(table.get(row, ['csl 70.01.']));
@@ -140,12 +160,11 @@ function readArticles(table: Table, groups: Map<string, Group>, log: ProblemLog,
   const products = new Map<string, ProductEntry>();
   for (const row of table.rows) {
     report.read += 1;
-    const gtinRaw = table.get(row, GTIN_COLUMNS);
     // Articles outside any group (not SL-listed under chapter 70) have no group code.
-    if (table.get(row, CSL_COLUMNS) === '' || gtinRaw === '') continue;
+    if (table.get(row, CSL_COLUMNS) === '') continue;
     try {
-      const product = articleProduct(table, row, groups, gtinRaw);
-      if (products.has(product.key)) throw new RowError(`GTIN ${product.key} appears twice`);
+      const product = articleProduct(table, row, groups);
+      if (products.has(product.key)) throw new RowError(`${product.key.startsWith('pharmacode:') ? 'pharmacode' : 'GTIN'} ${product.key.replace('pharmacode:', '')} appears twice`);
       products.set(product.key, product);
       report.kept += 1;
     } catch (error) {
@@ -160,13 +179,15 @@ function readArticles(table: Table, groups: Map<string, Group>, log: ProblemLog,
 /** Parses the group price table and the article lists; rows that do not parse are reported. */
 export function parseChSlGroups(files: InputFile[]): AdapterResult {
   const tables = files.map(readTable);
-  const priceTable = tables.find((t) => has(t, GROUP_COLUMNS) && has(t, PRICE_COLUMNS) && !has(t, GTIN_COLUMNS));
+  const priceTable = tables.find((t) => has(t, GROUP_COLUMNS) && has(t, PRICE_COLUMNS) && !has(t, GTIN_COLUMNS) && !has(t, PHARMACODE_COLUMNS));
   if (!priceTable) throw new FileRejectedError(CH_SL_GROUPS_FILE, 'no group price table (header pharma_group_code, price_chf_incl_vat) among the files');
   const articleTables = tables.filter((t) => t !== priceTable);
   for (const t of articleTables) {
-    if (!has(t, GTIN_COLUMNS) || !has(t, CSL_COLUMNS)) throw new FileRejectedError(t.file, 'unexpected header: neither a group price table nor an article list with ean and csl columns');
+    if (!(has(t, GTIN_COLUMNS) || has(t, PHARMACODE_COLUMNS)) || !has(t, CSL_COLUMNS)) {
+      throw new FileRejectedError(t.file, 'unexpected header: neither a group price table nor an article list with ean (or pharmacode) and csl columns');
+    }
   }
-  if (articleTables.length === 0) throw new FileRejectedError(priceTable.file, 'group prices need an article list (ean, csl) to know which packs they apply to');
+  if (articleTables.length === 0) throw new FileRejectedError(priceTable.file, 'group prices need an article list (ean or pharmacode, csl) to know which packs they apply to');
   const log = new ProblemLog();
   const reports = new Map<Table, FileReport>(tables.map((t) => [t, {
     file: t.file, role: t === priceTable ? 'group prices' : 'articles', read: 0, kept: 0, skipped: 0,
@@ -175,7 +196,7 @@ export function parseChSlGroups(files: InputFile[]): AdapterResult {
   const products = articleTables.flatMap((t) => readArticles(t, groups, log, reports.get(t)!));
   const unique = new Map<string, ProductEntry>();
   for (const p of products) {
-    if (unique.has(p.key)) log.add(articleTables[0]!.file, 0, `GTIN ${p.key} is listed by two article files; the first is kept`);
+    if (unique.has(p.key)) log.add(articleTables[0]!.file, 0, `${p.key.replace('pharmacode:', 'pharmacode ')} is listed by two article files; the first is kept`);
     else unique.set(p.key, p);
   }
   return {

@@ -5,7 +5,12 @@
  * Preis, Festbetrag, Differenz, Arzneimittelname, PZN, Stand) and price lists with the same kind
  * of columns but no Festbetrag (the GKV's list of co-payment-exempt medicines: PZN,
  * Arzneimittelname, Hersteller, Preis (AVP) ...), as CSV (`;`, `,` or tab, UTF-8 or
- * Windows-1252, German decimal commas) or xlsx (title rows above the header are skipped).
+ * Windows-1252, German decimal commas), fixed-width text or xlsx (title rows above the header
+ * are skipped; de-pzn-table.ts). The name column may be headed Arzneimittelname, Handelsname,
+ * Bezeichnung, Artikelname ...
+ * - A list without size, strength or dose-form columns has them read from the product text
+ *   (`Ibuprofen 400 mg Filmtabletten 30 St N1`: de-product-text.ts and the catalogue's pack
+ *   grammar); the pack part is cut off the product name so one product keeps its pack sizes.
  *
  * - Pack keyed by its PZN: old 7-digit PZNs (and numbers an export cut of their leading zeros)
  *   are padded to PZN8 and check-digit verified; a bad check digit is a row problem.
@@ -17,13 +22,15 @@
  *   never deletes the other's rows (the merge step links packs sharing a PZN).
  */
 import { normalisePzn } from '../../../resolvers/catalogue/codes.ts';
+import { parsePackSize } from '../../../resolvers/catalogue/pack-size.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import {
-  FileRejectedError, ProblemLog, decodeUtf8OrLatin, isoFromDayFirst, parseFrenchNumber, provisionalNameKey,
+  FileRejectedError, ProblemLog, isoFromDayFirst, parseFrenchNumber, provisionalNameKey,
 } from './common.ts';
 import type { InputFile } from './common.ts';
-import { headerKey, sheetTable } from './sheet-table.ts';
+import { doseFormInText, normSizeInText, splitPackText, strengthInText } from './de-product-text.ts';
+import { readPznTable } from './de-pzn-table.ts';
 
 export const DE_FESTBETRAG_SOURCE: SourceInfo = {
   id: 'de-festbetrag',
@@ -46,11 +53,16 @@ export const DE_PZN_SOURCE: SourceInfo = {
 /** Header names (compared lower case, single-spaced) of each field. */
 const COLUMNS = {
   pzn: ['pzn', 'pharmazentralnummer', 'pzn8'],
-  name: ['arzneimittelname', 'arzneimittel', 'handelsname', 'präparat', 'praeparat', 'bezeichnung', 'produktname', 'artikelname'],
+  name: [
+    'arzneimittelname', 'arzneimittel', 'handelsname', 'präparat', 'praeparat', 'präparatename', 'bezeichnung', 'produktname', 'artikelname',
+    'artikelbezeichnung', 'produktbezeichnung', 'arzneimittelbezeichnung', 'handelsbezeichnung', 'name', 'artikel',
+  ],
   substance: ['wirkstoff', 'wirkstoffe', 'wirkstoffname', 'wirkstoffbezeichnung'],
   strength1: ['wirkstoffmenge 1', 'wirkstoffmenge1', 'wirkstoffmenge', 'wirkstärke', 'wirkstaerke'],
   strength2: ['wirkstoffmenge 2', 'wirkstoffmenge2'],
-  size: ['packungsgröße', 'packungsgroesse', 'packungsgrösse', 'pckg.-größe', 'menge'],
+  size: ['packungsgröße', 'packungsgroesse', 'packungsgrösse', 'pckg.-größe', 'menge', 'packungsinhalt', 'inhalt'],
+  sizeUnit: ['einheit', 'packungseinheit', 'mengeneinheit'],
+  normSize: ['normgröße', 'normgroesse', 'n-größe', 'ng', 'packungsgrößenkennzeichen'],
   form: ['darreichungsform', 'df'],
   price: ['preis', 'avp', 'apothekenverkaufspreis', 'preis (avp)', 'avp (eur)', 'apo-vk'],
   festbetrag: ['festbetrag', 'fb', 'festbetrag (eur)'],
@@ -64,60 +76,6 @@ type Field = keyof typeof COLUMNS;
 interface Row {
   line: number;
   get(field: Field): string;
-}
-
-interface Table {
-  header: string[];
-  rows: Array<{ line: number; get(column: string): string }>;
-}
-
-const normaliseHeader = headerKey;
-
-/** Splits delimited text with quotes (`"a;b"`, doubled quotes), keeping each record's first line number. */
-export function parseDelimited(text: string, separator: string): Array<{ line: number; fields: string[] }> {
-  const records: Array<{ line: number; fields: string[] }> = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const end = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0]!.trim() !== '') records.push({ line: start, fields });
-    fields = []; field = ''; start = line;
-  };
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i]!;
-    if (ch === '\n') line += 1;
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (text[i + 1] === '"') { field += '"'; i += 1; } else quoted = false;
-    } else if (ch === '"' && field.trim() === '') { quoted = true; field = ''; } else if (ch === separator) { fields.push(field); field = ''; } else if (ch === '\n') end();
-    else if (ch !== '\r') field += ch;
-  }
-  end();
-  return records;
-}
-
-function csvTable(file: InputFile): Table {
-  const text = decodeUtf8OrLatin(file.content);
-  const counts = [';', '\t', ','].map((sep) => [sep, (text.slice(0, 4000).match(new RegExp(sep === '\t' ? '\\t' : sep, 'g')) ?? []).length] as const);
-  const separator = counts.sort((a, b) => b[1] - a[1])[0]![0];
-  const records = parseDelimited(text, separator);
-  const at = records.slice(0, 40).findIndex((r) => r.fields.some((f) => COLUMNS.pzn.includes(normaliseHeader(f) as never)));
-  if (at < 0) throw new FileRejectedError(file.name, 'no header row with a PZN column in the first rows');
-  const header = records[at]!.fields.map(normaliseHeader);
-  return {
-    header,
-    rows: records.slice(at + 1).map((r) => ({ line: r.line, get: (column: string) => (r.fields[header.indexOf(column)] ?? '').trim() })),
-  };
-}
-
-async function readTable(file: InputFile): Promise<Table> {
-  const zip = file.content[0] === 0x50 && file.content[1] === 0x4b;
-  if (!zip) return csvTable(file);
-  const sheet = await sheetTable(file.name, file.content, (keys) => COLUMNS.pzn.some((c) => keys.includes(c)), 'a PZN column');
-  return { header: sheet.header, rows: sheet.rows };
 }
 
 /** PZN of a cell: digits only, leading zeros an export dropped restored, check digit verified; null when invalid. */
@@ -146,12 +104,41 @@ function standOf(row: Row): string | undefined {
   return isoFromDayFirst(raw) ?? (/^\d{4}-\d{2}-\d{2}/.test(raw) ? raw.slice(0, 10) : undefined);
 }
 
+interface PackFacts { product: string; description: string; units?: number; unit?: string; strength: string; form: string }
+
+/**
+ * Product name, size, strength and dose form of a row: from the list's columns where it has
+ * them, else read from the product text (`Ibuprofen 400 mg Filmtabletten 30 St N1`), whose pack
+ * part is then cut off the product name so the pack sizes of one product stay one product. A
+ * size column holds a number (`20`) or a text (`5X10 St`); the Normgröße (N1-N3) goes into the
+ * pack description.
+ */
+function packFacts(row: Row, name: string): PackFacts {
+  const sizeText = row.get('size');
+  const split = sizeText === '' ? splitPackText(name) : { product: name, pack: null };
+  const product = split.product;
+  const form = row.get('form') || doseFormInText(product) || '';
+  const strength = [row.get('strength1'), row.get('strength2')].filter((v) => v !== '' && v !== '0').join('/') || strengthInText(product) || '';
+  const norm = row.get('normSize') || normSizeInText(split.pack ?? sizeText) || '';
+  const number = parseFrenchNumber(sizeText);
+  if (number !== null && number > 0) {
+    // A bare count: its unit is the list's unit column (`St`, `ml`), else the dose form it names.
+    const unit = row.get('sizeUnit') || form;
+    return { product, description: [sizeText, row.get('sizeUnit'), form, norm].filter(Boolean).join(' '), units: number, ...(unit ? { unit } : {}), strength, form };
+  }
+  const size = parsePackSize(sizeText || split.pack);
+  if (!size) return { product, description: [sizeText, form, norm].filter(Boolean).join(' ') || name, strength, form };
+  const description = [`${size.count} ${size.label}`, form, norm].filter(Boolean).join(' ');
+  return { product, description, units: size.count, unit: size.label, strength, form };
+}
+
 /** Adds one list row; returns an error message when the row cannot be used. */
 function addRow(row: Row, ctx: Context): string | null {
   const rawPzn = row.get('pzn');
   if (rawPzn === '') return 'no PZN';
   const pzn = pznOf(rawPzn);
-  if (!pzn) return `PZN "${rawPzn}" is not a valid PZN (check digit)`;
+  // A footer line (`3 Artikel`) has no PZN at all; a number with a wrong check digit is a misprint.
+  if (!pzn) return /\d{5,}/.test(rawPzn) ? `PZN "${rawPzn}" is not a valid PZN (check digit)` : `"${rawPzn}" is not a PZN (a footer or note line?)`;
   if (ctx.packKeys.has(pzn)) return `PZN ${pzn} is listed twice (the first row is kept)`;
   const name = row.get('name');
   if (name === '') return `PZN ${pzn}: no Arzneimittelname`;
@@ -165,19 +152,12 @@ function addRow(row: Row, ctx: Context): string | null {
     prices.push(validFrom ? { amount, currency: 'EUR', kind, valid_from: validFrom } : { amount, currency: 'EUR', kind });
   }
   if (ctx.festbetrag && !prices.some((p) => p.kind === 'reimbursed')) return `PZN ${pzn}: no Festbetrag`;
-  const form = row.get('form');
-  const size = row.get('size');
-  const units = parseFrenchNumber(size);
-  const pack: PackEntry = {
-    key: pzn,
-    description: [size, form].filter(Boolean).join(' ') || name,
-    identifiers: [{ system: 'pzn', code: pzn }],
-    prices,
-  };
-  if (units !== null && units > 0) pack.units = units;
-  if (form !== '') pack.unit = form;
-  const strength = [row.get('strength1'), row.get('strength2')].filter((s) => s !== '' && s !== '0').join('/');
-  const key = [name, strength, form].join('|').toUpperCase();
+  const facts = packFacts(row, name);
+  const pack: PackEntry = { key: pzn, description: facts.description, identifiers: [{ system: 'pzn', code: pzn }], prices };
+  if (facts.units !== undefined) pack.units = facts.units;
+  if (facts.unit !== undefined) pack.unit = facts.unit;
+  const { strength, form, product: productName } = facts;
+  const key = [productName, strength, form].join('|').toUpperCase();
   let product = ctx.products.get(key);
   if (!product) {
     const substance = row.get('substance');
@@ -185,7 +165,7 @@ function addRow(row: Row, ctx: Context): string | null {
     if (substance !== '' && !ctx.substances.has(provisionalNameKey(substance))) {
       ctx.substances.set(provisionalNameKey(substance), { unii: provisionalNameKey(substance), name: substance, names: { de: substance }, provisional: true });
     }
-    product = { key, country: 'DE', product_name: name, brand: name, identifiers: [], ingredients, packs: [] };
+    product = { key, country: 'DE', product_name: productName, brand: productName, identifiers: [], ingredients, packs: [] };
     if (form !== '') product.dose_form = form;
     if (row.get('holder') !== '') product.holder = row.get('holder');
     const attributes: Record<string, string> = {};
@@ -202,7 +182,7 @@ function addRow(row: Row, ctx: Context): string | null {
 
 /** Parses a German PZN list (Festbetrag overview or price list); rows that cannot be used are reported and skipped. */
 export async function parseDePzn(file: InputFile): Promise<AdapterResult> {
-  const table = await readTable(file);
+  const table = await readPznTable(file, (keys) => COLUMNS.pzn.some((c) => keys.includes(c)));
   const column = (field: Field): string | undefined => COLUMNS[field].find((c) => table.header.includes(c));
   if (!column('name')) throw new FileRejectedError(file.name, 'unexpected header: no Arzneimittelname (or Handelsname) column');
   const festbetrag = column('festbetrag') !== undefined;

@@ -1,11 +1,17 @@
 /**
- * EMA "Medicines output — European public assessment reports" (the xlsx export of the EMA's
- * download-medicine-data page): one row per centrally authorised (or refused, withdrawn ...)
- * medicine, a few title rows above the header row. Columns are found by their header text
- * (Category, Medicine name, Therapeutic area, International non-proprietary name (INN) / common
- * name, Active substance, Product number, Authorisation status, ATC code, Additional
- * monitoring, Generic, Biosimilar, Orphan medicine, Marketing authorisation date, Date of
- * refusal of marketing authorisation, Marketing authorisation holder/company name, URL ...).
+ * EMA medicines report (`medicines-output-medicines-report_en.xlsx` of the EMA's
+ * download-medicine-data page, formerly "Medicines output — European public assessment
+ * reports"), as the workbook or as the CSV of the same report: one row per centrally
+ * authorised (or refused, withdrawn ...) medicine, title rows above the header row. Columns are
+ * found by their header text, in the current wording (Category, Name of medicine, EMA product
+ * number, Medicine status, International non-proprietary name (INN) / common name, Active
+ * substance, Therapeutic area (MeSH), ATC code (human), Marketing authorisation developer /
+ * applicant / holder, European Commission decision date, Marketing authorisation date,
+ * Refusal of marketing authorisation date, Withdrawal / expiry / revocation / lapse of
+ * marketing authorisation date, Medicine URL ...) or the earlier one (Medicine name, Product
+ * number, Authorisation status, Therapeutic area, ATC code, Marketing authorisation
+ * holder/company name, URL ...). The current report has no EU number column: national records
+ * find their EMA record by the other bases of resolvers/catalogue/central-authorisation.ts.
  *
  * - Product keyed by its procedure number (`EMEA/H/C/000471`), country `EU`, identifiers
  *   `ema_procedure` and, where a column or the URL gives it, the product-level `eu_number`
@@ -21,6 +27,7 @@ import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/code
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Identifier, Ingredient, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, provisionalNameKey } from './common.ts';
+import { csvTable, isZip } from './csv-table.ts';
 import { dateCell, sheetTable } from './sheet-table.ts';
 import type { TableRow } from './sheet-table.ts';
 
@@ -40,7 +47,7 @@ export const EU_EMA_SOURCE: SourceInfo = {
 /** Header names (lower case) of each field, the current one first; the October 2025 export renamed a few. */
 const COLUMNS = {
   category: ['category'],
-  name: ['medicine name'],
+  name: ['medicine name', 'name of medicine'],
   area: ['therapeutic area', 'therapeutic area (mesh)'],
   inn: ['international non-proprietary name (inn) / common name', 'inn / common name'],
   substance: ['active substance'],
@@ -55,17 +62,30 @@ const COLUMNS = {
   accelerated: ['accelerated assessment'],
   orphan: ['orphan medicine'],
   authorised: ['marketing authorisation date', 'european commission decision date'],
-  refused: ['date of refusal of marketing authorisation', 'date of refusal'],
-  withdrawn: ['date of withdrawal', 'withdrawal date', 'date of withdrawal of marketing authorisation'],
+  refused: ['date of refusal of marketing authorisation', 'date of refusal', 'refusal of marketing authorisation date'],
+  withdrawn: ['date of withdrawal', 'withdrawal date', 'date of withdrawal of marketing authorisation',
+    'withdrawal / expiry / revocation / lapse of marketing authorisation date'],
+  suspended: ['suspension of marketing authorisation date'],
+  applicationWithdrawn: ['withdrawal of application date'],
+  opinion: ['opinion adopted date', 'date of opinion'],
+  decision: ['european commission decision date', 'decision date'],
+  advanced: ['advanced therapy'],
+  prime: ['prime: priority medicine'],
+  opinionStatus: ['opinion status'],
   holder: ['marketing authorisation holder/company name', 'marketing authorisation developer / applicant / holder'],
   euNumber: ['eu number', 'marketing authorisation number', 'eu authorisation number'],
   url: ['url', 'medicine url'],
+  revision: ['revision number'],
 } as const;
 type Field = keyof typeof COLUMNS;
 
 /** Product-level EU number, `EU/1/97/049` (a pack number `EU/1/97/049/001` is cut to it). */
 const EU_NUMBER = /\bEU\/[12]\/\d{2}\/\d{3,4}\b/i;
-const STATUSES = ['authorised', 'refused', 'withdrawn', 'suspended', 'not authorised', 'expired', 'lapsed', 'revoked', 'opinion', 'pending ec decision'];
+const STATUSES = [
+  'authorised', 'refused', 'withdrawn', 'suspended', 'not authorised', 'expired', 'lapsed', 'revoked', 'opinion', 'pending ec decision',
+  // Statuses of the current report, which also lists applications that never reached a decision.
+  'application withdrawn', 'opinion under re-examination', 'withdrawn from rolling review',
+];
 
 interface Row {
   line: number;
@@ -117,14 +137,21 @@ function attributesOf(row: Row, ctx: Context): Record<string, string | boolean> 
   const flags: Array<[Field, string]> = [
     ['orphan', 'orphan'], ['biosimilar', 'biosimilar'], ['conditional', 'conditional_approval'],
     ['exceptional', 'exceptional_circumstances'], ['accelerated', 'accelerated_assessment'],
+    ['advanced', 'advanced_therapy'], ['prime', 'prime'],
   ];
   for (const [field, name] of flags) if (flag(row.get(field))) out[name] = true;
-  for (const [field, name] of [['refused', 'refused_on'], ['withdrawn', 'withdrawn_on']] as Array<[Field, string]>) {
+  const dated: Array<[Field, string]> = [
+    ['refused', 'refused_on'], ['withdrawn', 'withdrawn_on'], ['suspended', 'suspended_on'],
+    ['applicationWithdrawn', 'application_withdrawn_on'], ['opinion', 'opinion_on'], ['decision', 'decision_on'],
+  ];
+  for (const [field, name] of dated) {
     const iso = row.date(field);
     if (iso === null) ctx.log.add(ctx.file, row.line, `${name.replace('_on', '')} date "${row.get(field)}" is not a date (left out)`);
     else if (iso !== '') out[name] = iso;
   }
   if (row.get('area') !== '') out.therapeutic_area = row.get('area');
+  if (row.get('opinionStatus') !== '') out.opinion_status = row.get('opinionStatus');
+  if (row.get('revision') !== '') out.revision = row.get('revision');
   const url = row.get('url');
   if (/^https?:\/\//i.test(url)) out.epar_url = url;
   return out;
@@ -182,8 +209,10 @@ function addRow(row: Row, ctx: Context): string | null {
 
 /** Parses the EMA EPAR report; rows that cannot be used are reported with their spreadsheet row and skipped. */
 export async function parseEuEma(file: string, content: Buffer): Promise<AdapterResult> {
-  const { header, rows, date1904 } = await sheetTable(file, content,
-    (keys) => keys.includes('medicine name') && COLUMNS.procedure.some((c) => keys.includes(c)), 'Medicine name and Product number');
+  const isHeader = (keys: string[]): boolean => COLUMNS.name.some((c) => keys.includes(c)) && COLUMNS.procedure.some((c) => keys.includes(c));
+  const what = 'Name of medicine (Medicine name) and EMA product number (Product number)';
+  // The EMA publishes the same report as a workbook and as CSV; the bytes tell which this is.
+  const { header, rows, date1904 } = isZip(content) ? await sheetTable(file, content, isHeader, what) : csvTable(file, content, isHeader, what);
   const ctx: Context = { file, log: new ProblemLog(), products: new Map(), substances: new Map() };
   let skipped = 0;
   for (const sheetRow of rows) {

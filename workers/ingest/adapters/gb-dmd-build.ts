@@ -9,7 +9,7 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
-import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
 
 interface Build {
   data: DmdData;
@@ -100,7 +100,8 @@ function productIdentifiers(b: Build, amp: AmpRec, vmp: VmpRec): Identifier[] {
     { system: 'dmd_apid', code: amp.apid },
     { system: 'dmd_vmpid', code: amp.vpid, ...(vmp.vpidDate ? { valid_from: vmp.vpidDate } : {}) },
   ];
-  if (vmp.vpidPrev) ids.push({ system: 'dmd_vmpid', code: vmp.vpidPrev, previous: true });
+  // The previous VPID stopped applying when the current one started (VPIDDT).
+  if (vmp.vpidPrev) ids.push({ system: 'dmd_vmpid', code: vmp.vpidPrev, previous: true, ...(vmp.vpidDate ? { valid_to: vmp.vpidDate } : {}) });
   if (vmp.vtmid) {
     ids.push({ system: 'dmd_vtmid', code: vmp.vtmid });
     const vtm = b.data.vtms.get(vmp.vtmid);
@@ -121,8 +122,18 @@ function attributes(b: Build, amp: AmpRec, vmp: VmpRec): Record<string, string |
   set('licensing_authority', desc(b, 'LICENSING_AUTHORITY', amp.licAuth));
   set('controlled_drug_category', desc(b, 'CONTROL_DRUG_CATEGORY', vmp.cd));
   set('ont_form_route', vmp.ont.map((c) => desc(b, 'ONT_FORM_ROUTE', c) ?? c).join(', '));
+  set('vmp_previous_name', vmp.prevName);
+  set('vmp_name_changed_on', vmp.prevName ? vmp.nameDate : undefined);
   if (amp.parallel) attrs.parallel_import = true;
   return attrs;
+}
+
+/** The AMP's previous name; a generic AMP, which carries its VMP's name, also had the VMP's previous one. */
+function previousNames(amp: AmpRec, vmp: VmpRec, generic: boolean): Array<{ name: string; until?: string }> {
+  const out: Array<{ name: string; until?: string }> = [];
+  if (amp.prevName) out.push({ name: amp.prevName, ...(amp.nameDate ? { until: amp.nameDate } : {}) });
+  if (generic && vmp.prevName && vmp.prevName !== amp.prevName) out.push({ name: vmp.prevName, ...(vmp.nameDate ? { until: vmp.nameDate } : {}) });
+  return out;
 }
 
 function buildProduct(b: Build, amp: AmpRec, vmp: VmpRec): ProductEntry {
@@ -142,7 +153,8 @@ function buildProduct(b: Build, amp: AmpRec, vmp: VmpRec): ProductEntry {
   if (routes.length > 0) product.route = routes.join(', ');
   const atc = b.data.atc.get(amp.vpid);
   if (atc && atcLevel(atc) !== null) product.atc_code = atc;
-  if (amp.prevName) product.previous_names = [{ name: amp.prevName, ...(amp.nameDate ? { until: amp.nameDate } : {}) }];
+  const previous = previousNames(amp, vmp, product.generic === true);
+  if (previous.length > 0) product.previous_names = previous;
   if (amp.ema) product.additional_monitoring = true;
   product.attributes = attributes(b, amp, vmp);
   return product;
@@ -165,16 +177,23 @@ function gtinIdentifiers(recs: GtinRec[]): Identifier[] {
   return [...byCode.values()];
 }
 
-function packPrices(b: Build, ampp: AmppRec, tariff: { pence: number; from?: string } | undefined): Price[] {
-  const prices: Price[] = [];
-  // A price of 0 is how dm+d carries "no current price" (discontinued packs): not a price.
-  if (tariff && tariff.pence > 0) prices.push({ amount: pounds(tariff.pence), currency: 'GBP', kind: 'tariff', ...(tariff.from ? { valid_from: tariff.from } : {}) });
+/**
+ * A price and the one it replaced: the earlier one as kind `<kind>_previous`, which applied
+ * until the current one's `valid_from` (dm+d does not date its start). A price of 0 is how
+ * dm+d carries "no current price" (discontinued packs): not a price, and no earlier one either.
+ */
+function withPrevious(kind: string, rec: PenceRec | undefined): Price[] {
+  // Without a current price the earlier one is no history of it: a reader picking any price must not take it for current.
+  if (!rec || rec.pence <= 0) return [];
+  const out: Price[] = [{ amount: pounds(rec.pence), currency: 'GBP', kind, ...(rec.from ? { valid_from: rec.from } : {}) }];
+  if (rec.prev && rec.prev > 0 && rec.prev !== rec.pence) out.push({ amount: pounds(rec.prev), currency: 'GBP', kind: `${kind}_previous` });
+  return out;
+}
+
+function packPrices(b: Build, ampp: AmppRec, tariff: PenceRec | undefined): Price[] {
   const list = b.data.prices.get(ampp.appid);
-  if (list && list.pence > 0) {
-    prices.push({ amount: pounds(list.pence), currency: 'GBP', kind: 'list', ...(list.from ? { valid_from: list.from } : {}) });
-    kept(b, 'AMPP');
-  }
-  return prices;
+  if (list && list.pence > 0) kept(b, 'AMPP');
+  return [...withPrevious('tariff', tariff), ...withPrevious('list', list)];
 }
 
 function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
@@ -192,6 +211,8 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   if (gtins && gtins.recs.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins.recs)); kept(b, 'GTIN'); }
   const prices = packPrices(b, ampp, vmpp.tariff);
   if (prices.length > 0) pack.prices = prices;
+  const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);
+  if (category) pack.tariff_category = category;
   const legal = legalCategoryFrom(desc(b, 'LEGAL_CATEGORY', ampp.legal));
   if (legal) pack.dispensing_category = legal;
   const availability = availabilityFrom(desc(b, 'AVAILABILITY_RESTRICTION', amp.avail));

@@ -31,9 +31,13 @@ export const DMD_ROOTS: Readonly<Record<string, { role: DmdRole; depth: number }
 export interface VpiRec { isid: string; bsSubid?: string; num?: number; numUom?: string; den?: number; denUom?: string; line: number }
 export interface VmpRec {
   name: string; line: number; invalid: boolean; vtmid?: string; vpidDate?: string; vpidPrev?: string;
+  /** The name before NMDT (NMPREV). */
+  prevName?: string; nameDate?: string;
   vpis: VpiRec[]; forms: string[]; routes: string[]; ont: string[]; cd?: string; sections: number;
 }
-export interface VmppRec { vpid: string; qty?: number; qtyUom?: string; line: number; tariff?: { pence: number; from?: string } }
+/** A price in pence from `from`, with the price it replaced (dm+d keeps one earlier price). */
+export interface PenceRec { pence: number; from?: string; prev?: number }
+export interface VmppRec { vpid: string; qty?: number; qtyUom?: string; line: number; tariff?: PenceRec; payCat?: string }
 export interface AmpRec {
   apid: string; vpid: string; name: string; desc: string; line: number; invalid: boolean;
   prevName?: string; nameDate?: string; supplier?: string; licAuth?: string; avail?: string; ema: boolean; parallel: boolean;
@@ -53,7 +57,7 @@ export interface DmdData {
   vmpps: Map<string, VmppRec>;
   amps: Map<string, AmpRec>;
   ampps: AmppRec[];
-  prices: Map<string, { pence: number; from?: string }>;
+  prices: Map<string, PenceRec>;
   gtins: Map<string, { recs: GtinRec[]; line: number }>;
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
@@ -128,6 +132,7 @@ function readVmp(rec: DmdRecord, data: DmdData): void {
   data.vmps.set(vpid, {
     name: rec.fields.NM, line: rec.line, invalid: flag(rec, 'INVALID'), vtmid: optionalId(rec, 'VTMID'),
     vpidDate: isoDay(rec.fields.VPIDDT), vpidPrev: optionalId(rec, 'VPIDPREV'), vpis: [], forms: [], routes: [], ont: [], sections: 0,
+    prevName: opt(rec, 'NMPREV'), nameDate: isoDay(rec.fields.NMDT),
   });
 }
 
@@ -138,8 +143,10 @@ function readVmpp(rec: DmdRecord, data: DmdData): void {
   } else if (rec.tag === 'DTINFO') {
     const vmpp = data.vmpps.get(sctId(rec, 'VPPID'));
     if (!vmpp) throw new RowIssue(`DTINFO names VPPID ${rec.fields.VPPID}, which is not a VMPP of this file`);
+    // The payment category stands even when the price beside it is malformed.
+    vmpp.payCat = opt(rec, 'PAY_CATCD');
     const price = pence(rec, 'PRICE');
-    if (price !== undefined) vmpp.tariff = { pence: price, from: isoDay(rec.fields.DT) };
+    if (price !== undefined) vmpp.tariff = { pence: price, from: isoDay(rec.fields.DT), prev: pence(rec, 'PREVPRICE') };
   }
 }
 
@@ -168,7 +175,9 @@ function readAmpp(rec: DmdRecord, data: DmdData): void {
   } else if (rec.tag === 'PRICE_INFO') {
     const appid = sctId(rec, 'APPID');
     const price = pence(rec, 'PRICE');
-    if (price !== undefined) data.prices.set(appid, { pence: price, from: isoDay(rec.fields.PRICEDT) });
+    // The specification spells the earlier price PRICE_PREV; PRICEPREV is accepted too.
+    const prev = pence(rec, rec.fields.PRICE_PREV !== undefined ? 'PRICE_PREV' : 'PRICEPREV');
+    if (price !== undefined) data.prices.set(appid, { pence: price, from: isoDay(rec.fields.PRICEDT), prev });
   }
 }
 

@@ -88,7 +88,7 @@ const pack = object({
   prices: optional(arrayOf(object({
     amount: required(num(0)),
     currency: required(str((s) => /^[A-Z]{3}$/.test(s), 'an ISO 4217 code')),
-    kind: required(oneOf(['public', 'ex_factory', 'reimbursed', 'list', 'tariff', 'group'])),
+    kind: required(oneOf(['public', 'ex_factory', 'reimbursed', 'list', 'tariff', 'group', 'list_previous', 'tariff_previous'])),
     valid_from: optional(isoDate),
   }))),
   sl: optional(object({
@@ -107,6 +107,7 @@ const pack = object({
   dispensing_category: optional(str()),
   narcotic_list: optional(str()),
   availability: optional(str()),
+  tariff_category: optional(str()),
   quantity: optional(object({ value: required(num(0)), unit: required(str()) })),
 });
 

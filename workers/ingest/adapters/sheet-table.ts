@@ -5,7 +5,7 @@
  */
 import { FileRejectedError } from './common.ts';
 import { excelDateToIso, readFirstSheet } from './xlsx.ts';
-import type { CellValue } from './xlsx.ts';
+import type { CellValue, Sheet } from './xlsx.ts';
 
 /** A data row below the header: its spreadsheet row number and its cells by header name. */
 export interface TableRow {
@@ -40,7 +40,11 @@ const HEADER_SEARCH_ROWS = 40;
 
 /** The first worksheet as a table below the first row whose header keys satisfy `isHeader`; rejected when none does. */
 export async function sheetTable(file: string, content: Buffer, isHeader: (keys: string[]) => boolean, what: string): Promise<SheetTable> {
-  const sheet = await readFirstSheet(file, content);
+  return rowsTable(file, await readFirstSheet(file, content), isHeader, what);
+}
+
+/** The same table over rows read some other way (a CSV export of a report): header found as in `sheetTable`. */
+export function rowsTable(file: string, sheet: Sheet, isHeader: (keys: string[]) => boolean, what: string): SheetTable {
   const headerRow = sheet.rows.slice(0, HEADER_SEARCH_ROWS).find((r) => isHeader(r.cells.map((c) => headerKey(cellText(c)))));
   if (!headerRow) throw new FileRejectedError(file, `no header row naming ${what} in the first ${HEADER_SEARCH_ROWS} rows`);
   const header = Array.from(headerRow.cells, (c) => headerKey(cellText(c)));

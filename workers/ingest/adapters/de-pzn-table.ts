@@ -1,0 +1,113 @@
+/**
+ * The table of a German PZN list, whatever file it came as: delimited text (`;`, `,` or tab,
+ * UTF-8 or Windows-1252, quoted fields), a fixed-width text list (columns aligned with spaces
+ * under a header line, as report and mainframe exports print them), or an xlsx workbook. In
+ * every form the header is the first row (within the first 40) that names a PZN column, so title
+ * rows above it are skipped; cells are read by header name.
+ */
+import { FileRejectedError, decodeUtf8OrLatin } from './common.ts';
+import type { InputFile } from './common.ts';
+import { headerKey, sheetTable } from './sheet-table.ts';
+
+export interface Table {
+  header: string[];
+  rows: Array<{ line: number; get(column: string): string }>;
+  /** How the file was read, for the file report. */
+  layout: 'delimited' | 'fixed-width' | 'xlsx';
+}
+
+// A list puts its header within its first rows; further down is data, not a header.
+const HEADER_SEARCH_ROWS = 40;
+
+/** Splits delimited text with quotes (`"a;b"`, doubled quotes), keeping each record's first line number. */
+export function parseDelimited(text: string, separator: string): Array<{ line: number; fields: string[] }> {
+  const records: Array<{ line: number; fields: string[] }> = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  const end = () => {
+    fields.push(field);
+    if (fields.length > 1 || fields[0]!.trim() !== '') records.push({ line: start, fields });
+    fields = []; field = ''; start = line;
+  };
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i]!;
+    if (ch === '\n') line += 1;
+    if (quoted) {
+      if (ch !== '"') field += ch;
+      else if (text[i + 1] === '"') { field += '"'; i += 1; } else quoted = false;
+    } else if (ch === '"' && field.trim() === '') { quoted = true; field = ''; } else if (ch === separator) { fields.push(field); field = ''; } else if (ch === '\n') end();
+    else if (ch !== '\r') field += ch;
+  }
+  end();
+  return records;
+}
+
+function delimitedTable(text: string, isHeader: (keys: string[]) => boolean): Table | null {
+  const counts = [';', '\t', ','].map((sep) => [sep, (text.slice(0, 4000).match(new RegExp(sep === '\t' ? '\\t' : sep, 'g')) ?? []).length] as const);
+  const separator = counts.sort((a, b) => b[1] - a[1])[0]![0];
+  const records = parseDelimited(text, separator);
+  const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => r.fields.length > 1 && isHeader(r.fields.map(headerKey)));
+  if (at < 0) return null;
+  const header = records[at]!.fields.map(headerKey);
+  return {
+    header,
+    layout: 'delimited',
+    rows: records.slice(at + 1).map((r) => ({ line: r.line, get: (column: string) => (r.fields[header.indexOf(column)] ?? '').trim() })),
+  };
+}
+
+/** Start offsets of the header's column titles: runs of text separated by two or more spaces (or a tab). */
+export function columnStarts(headerLine: string): Array<{ start: number; title: string }> {
+  const out: Array<{ start: number; title: string }> = [];
+  for (const m of headerLine.replace(/\t/g, '  ').matchAll(/\S+(?: \S+)*/g)) out.push({ start: m.index, title: m[0] });
+  return out;
+}
+
+/** Where a cell ends at boundary `b`: a token straddling it (a right-aligned amount under its title) belongs to the column on the right. */
+function cutAt(text: string, b: number): number {
+  if (b <= 0 || b >= text.length || text[b - 1] === ' ' || text[b] === ' ') return b;
+  let s = b;
+  while (s > 0 && text[s - 1] !== ' ') s -= 1;
+  return s;
+}
+
+/**
+ * A fixed-width list: the header line's titles mark where each column starts; a cell runs to
+ * the next column's start, except that a value straddling that start (an amount aligned to the
+ * right edge of its column) goes to the next column whole.
+ */
+function fixedWidthTable(text: string, isHeader: (keys: string[]) => boolean): Table | null {
+  const lines = text.split(/\r?\n/);
+  const at = lines.slice(0, HEADER_SEARCH_ROWS).findIndex((l) => {
+    const cols = columnStarts(l);
+    return cols.length > 1 && isHeader(cols.map((c) => headerKey(c.title)));
+  });
+  if (at < 0) return null;
+  const cols = columnStarts(lines[at]!);
+  const header = cols.map((c) => headerKey(c.title));
+  const rows: Table['rows'] = [];
+  lines.slice(at + 1).forEach((raw, i) => {
+    const text = raw.replace(/\t/g, '  ');
+    // Rulers under the header (`----  -----`) and blank lines are no rows.
+    if (text.trim() === '' || /^[\s=-]+$/.test(text)) return;
+    const bounds = cols.map((c) => cutAt(text, c.start));
+    const cells = cols.map((_, j) => text.slice(bounds[j], bounds[j + 1] ?? text.length).trim());
+    rows.push({ line: at + i + 2, get: (column: string) => cells[header.indexOf(column)] ?? '' });
+  });
+  return { header, rows, layout: 'fixed-width' };
+}
+
+/** The list's table; rejected when no header naming a PZN column is found. */
+export async function readPznTable(file: InputFile, isHeader: (keys: string[]) => boolean): Promise<Table> {
+  if (file.content[0] === 0x50 && file.content[1] === 0x4b) {
+    const sheet = await sheetTable(file.name, file.content, isHeader, 'a PZN column');
+    return { header: sheet.header, rows: sheet.rows, layout: 'xlsx' };
+  }
+  const text = decodeUtf8OrLatin(file.content);
+  const table = delimitedTable(text, isHeader) ?? fixedWidthTable(text, isHeader);
+  if (!table) throw new FileRejectedError(file.name, 'no header row with a PZN column in the first rows');
+  return table;
+}
