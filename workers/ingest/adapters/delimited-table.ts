@@ -8,7 +8,7 @@
  */
 import { FileRejectedError, decodeWindows1252 } from './common.ts';
 import type { InputFile } from './common.ts';
-import { parseDelimited } from './de-pzn.ts';
+import { parseDelimited } from './de-pzn-table.ts';
 import { headerKey, sheetTable } from './sheet-table.ts';
 
 /** A data row below the header: its line and its cells by header key. */
