@@ -59,7 +59,10 @@ describe('register sync: it-aifa and pt-infomed', () => {
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 12, kept: 8, skipped: 4 } });
     expect((await r.runNow(['pt-infomed']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();
-    expect((await state(db, 'pt-infomed')).rows_kept).toBe(8);
+    // The 304 attempt parsed nothing: its own figures are empty, the ingest's stay with its attempt.
+    expect((await state(db, 'pt-infomed')).rows_kept).toBeNull();
+    const ingested = await db.query<{ rows_kept: number }>("SELECT rows_kept FROM sync_attempts WHERE source = 'pt-infomed' AND outcome = 'ok'");
+    expect(ingested.rows).toEqual([{ rows_kept: 8 }]);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'pt-infomed'");
     expect(rows[0]!.n).toBe(8);
   });
