@@ -127,6 +127,10 @@ export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: st
     .option('--source <id>', 'only this upstream source')
     .action(async (o: { olderThanDays: number; source?: string }) => done(await (await import('./commands/upstream-cache.ts')).prune(o.olderThanDays, o.source)));
 
+  program.command('coverage').description('how far ATC links and prices per DDD reach on the catalogue, per country and source')
+    .option('--json', 'the figures as JSON instead of a table', false)
+    .action(async (o: { json: boolean }) => done(await (await import('./commands/coverage.ts')).coverageCommand(o)));
+
   const reference = program.command('reference').description("load the service's own reference tables");
   reference.command('interactions').description('an interaction data set: drugref-interactions/1 JSON, EPha matrix CSV, DDInter CSVs')
     .argument('<file...>').option('--licensed', 'load into the licensed tier', false)

@@ -13,7 +13,7 @@ import { JURISDICTIONS } from '../catalogue/vocabulary.ts';
 import { BASIS_RANK, median, round4 } from './price-per-ddd.ts';
 import type { Basis, PackPrice } from './price-per-ddd.ts';
 import type { ReasonCode } from './reasons.ts';
-import { PACK_COLUMNS, PACK_PRICE_JOINS, PRICE_KINDS, priceOfPack, readFx } from './pack-pricing.ts';
+import { PACK_COLUMNS, PRICE_KINDS, packPriceJoins, priceOfPack, readFx } from './pack-pricing.ts';
 import type { PackRow } from './pack-pricing.ts';
 
 // Single-ingredient active products of the codes, each representative pack (a pack several
@@ -27,7 +27,7 @@ const PACKS = `
     JOIN product_ingredients pi ON pi.product_id = p.id
     LEFT JOIN substances s ON s.unii = pi.unii
     JOIN packs k ON k.product_id = p.id AND k.marketing_status = 'active' AND k.merged_into IS NULL
-    ${PACK_PRICE_JOINS}
+    ${packPriceJoins('$3')}
    WHERE p.atc_code = ANY($1) AND p.marketing_status = 'active' AND ($2::text[] IS NULL OR p.country = ANY($2))
      AND (p.searchable OR p.merged_into IS NOT NULL)
      AND NOT EXISTS (SELECT 1 FROM product_ingredients o WHERE o.product_id = p.id AND o.position <> pi.position)`;

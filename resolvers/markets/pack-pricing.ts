@@ -33,11 +33,7 @@ export interface PackRow {
   amount: string | null; currency: string | null; kind: string | null; ddds: RoutedDdd[] | null;
 }
 
-/**
- * The columns of PackRow, for a query over `products p`, `packs k`, an ingredient `pi` and its
- * substance `s`; `$3` is PRICE_KINDS. A pack several sources describe is priced as its merge
- * group (0600_merge.sql): the first price of the preferred kind any member gives, its own first.
- */
+/** The columns of PackRow, for a query over `products p`, `packs k`, an ingredient `pi` and its substance `s` (see packPriceJoins). */
 export const PACK_COLUMNS = `
   p.country, p.source, p.atc_code, p.route, p.dose_form, p.product_name, s.name AS substance_name, k.units, k.unit, k.description,
   k.record -> 'quantity' AS quantity, pi.strength_value, pi.strength_unit,
@@ -45,11 +41,15 @@ export const PACK_COLUMNS = `
   p.record -> 'ingredients' -> pi.position -> 'moiety' AS moiety,
   pr.amount, pr.currency, pr.kind, d.ddds`;
 
-/** The price and DDD joins PACK_COLUMNS reads (after `packs k` and `products p`). */
-export const PACK_PRICE_JOINS = `
+/**
+ * The price and DDD joins PACK_COLUMNS reads (after `packs k` and `products p`); `kinds` is the
+ * placeholder of the PRICE_KINDS parameter. A pack several sources describe is priced as its
+ * merge group (0600_merge.sql): the first price of the preferred kind any member gives, its own first.
+ */
+export const packPriceJoins = (kinds: string): string => `
   LEFT JOIN LATERAL (SELECT pp.amount, pp.currency, pp.kind FROM packs x JOIN pack_prices pp ON pp.pack_id = x.id
                       WHERE x.id = coalesce(k.merged_into, k.id) OR x.merged_into = coalesce(k.merged_into, k.id)
-                      ORDER BY array_position($3::text[], pp.kind) NULLS LAST, x.id <> k.id LIMIT 1) pr ON true
+                      ORDER BY array_position(${kinds}::text[], pp.kind) NULLS LAST, x.id <> k.id LIMIT 1) pr ON true
   LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object('value', value::float8, 'unit', unit, 'route', route, 'note', note) ORDER BY route, unit) AS ddds
                        FROM atc_ddd WHERE code = p.atc_code) d ON true`;
 
