@@ -87,6 +87,8 @@ const RULES: ReadonlyArray<[RegExp, PackUnit]> = [
   [/^(stk|st|stck|stuck|stueck|pce|pces|pcs|pc|piece|pieces|pz|pezzi|ea|each|unites?|unita)$/, 'piece'],
   // Finnish `kpl` (kappaletta): Fimea's unit of counted packs.
   [/^kpl$/, 'piece'],
+  // Portuguese `unidade(s)` (Infomed: `Blister - 60 unidade(s)`), Spanish `unidades`.
+  [/^(unidade|unidades|unidad)$/, 'piece'],
   [/^(boites?|box|boxes|cases?|cartons?|schachtel|packung|packungen|scatol[ae]|astucci?o|estuche|caja|envases?|confezion[ei]|packs?|kartons?)$/, 'box'],
   [/^(containers?|recipients?|behaltnis|behalter|contenitor[ei]|pots?|jars?|dispositifs?|applicators?|applicateurs?|pouch|pouches|cups?|cans?|dispensers?|devices?)$/, 'container'],
 ];

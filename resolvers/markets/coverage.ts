@@ -46,22 +46,29 @@ const PRODUCTS = `
     FROM products p LEFT JOIN sources src ON src.id = p.source
    GROUP BY 1, 2, 3`;
 
-// Every active pack of an active product, with its first ingredient and how many it has.
+// Every active pack of an active product, counted for its own source and country but priced as
+// a user meets it: through the representative of its merge group (a Refdata or Zur Rose pack
+// that the SL also lists is answered with the SL's composition), with its first ingredient and
+// how many it has.
 const PACKS = `
-  SELECT ${PACK_COLUMNS}, (SELECT count(*) FROM product_ingredients c WHERE c.product_id = p.id)::int AS ingredient_count
-    FROM packs k
-    JOIN products p ON p.id = k.product_id AND p.marketing_status = 'active'
+  SELECT ${PACK_COLUMNS}, op.country AS own_country, own.source AS own_source,
+         (SELECT count(*) FROM product_ingredients c WHERE c.product_id = p.id)::int AS ingredient_count
+    FROM packs own
+    JOIN products op ON op.id = own.product_id AND op.marketing_status = 'active'
+    JOIN packs k ON k.id = coalesce(own.merged_into, own.id)
+    JOIN products p ON p.id = k.product_id
     LEFT JOIN LATERAL (SELECT * FROM product_ingredients f WHERE f.product_id = p.id ORDER BY f.position LIMIT 1) pi ON true
     LEFT JOIN substances s ON s.unii = pi.unii
     ${packPriceJoins('$1')}
-   WHERE k.marketing_status = 'active'
-   ORDER BY p.country, p.source`;
+   WHERE own.marketing_status = 'active'`;
+
+type CoveredPack = PackRow & { ingredient_count: number; own_country: string; own_source: string };
 
 /** Packs read per cursor batch: the report's memory, whatever the catalogue's size. */
 const BATCH = 2_000;
 
 /** The reason a pack stops short of per DDD, or null when it reaches it. */
-function reasonOf(row: PackRow & { ingredient_count: number }): { priced: boolean; reason: CoverageReason | null } {
+function reasonOf(row: CoveredPack): { priced: boolean; reason: CoverageReason | null } {
   const priced = row.amount !== null;
   if (row.ingredient_count === 0) return { priced, reason: 'no_ingredients' };
   if (row.ingredient_count > 1) return { priced, reason: 'combination_product' };
@@ -85,9 +92,9 @@ export async function catalogueCoverage(db: Database): Promise<CoverageRow[]> {
       packs: 0, priced: 0, perDdd: 0, reasons: [], counts: new Map(),
     });
   }
-  for await (const batch of db.stream<PackRow & { ingredient_count: number }>(PACKS, [PRICE_KINDS], { batchSize: BATCH })) {
+  for await (const batch of db.stream<CoveredPack>(PACKS, [PRICE_KINDS], { batchSize: BATCH })) {
     for (const pack of batch.rows) {
-      const row = rows.get(keyOf(pack.country, pack.source));
+      const row = rows.get(keyOf(pack.own_country, pack.own_source));
       if (!row) continue;
       const { priced, reason } = reasonOf(pack);
       row.packs += 1;

@@ -133,6 +133,8 @@ describe('normalisePackUnit', () => {
     // Festbetrag and price lists give the Darreichungsform code as the pack unit.
     ['FTA', 'tablet'], ['BTA', 'tablet'], ['TAB', 'tablet'], ['HKP', 'capsule'], ['WKA', 'capsule'], ['SUP', 'suppository'],
     ['PFT', 'patch'], ['AMP', 'ampoule'], ['FER', 'syringe'], ['DFL', 'vial'],
+    // Nordic and Iberian counted units.
+    ['kpl', 'piece'], ['unidade(s)', 'piece'], ['unidades', 'piece'],
   ])('%s → %s', (word, unit) => {
     expect(normalisePackUnit(word)?.unit).toBe(unit);
   });

@@ -27,7 +27,7 @@ function matching(dir: string, pattern: RegExp): string[] {
 export function fixtureInputs(): Array<{ adapter: string; files: () => Promise<InputFile[]> | InputFile[] }> {
   const of = (adapter: string, dir: string, names: readonly string[]) => ({ adapter, files: () => files(dir, names) });
   return [
-    of('who-atc', 'who-atc', ['atc.csv']),
+    of('who-atc', 'who-atc', ['catalogue-atc.csv']),
     of('ch-sl', 'ch-sl', ['Preparations.xml']),
     of('ch-refdata', 'ch-refdata', ['Refdata.Articles.xml']),
     { adapter: 'ch-swissmedic', files: async () => [{ name: 'Packungen.xlsx', content: await buildPackungen() }] },
