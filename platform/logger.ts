@@ -9,8 +9,6 @@ const KEY_SHAPE = /\b(svc|legacy)_(live|test)_[A-Za-z0-9_-]+/g;
 
 /** Console sign-in and console tokens (resolvers/accounts/console-sessions.ts). */
 const CONSOLE_TOKEN_SHAPE = /\b(dcl|dct)_[A-Za-z0-9_-]+/g;
-/** The authorization code and state an identity provider sends to the SSO callback. */
-const SSO_CALLBACK_SECRETS = /([?&](?:code|state)=)[^&]*/g;
 
 /** Replaces every API-key-shaped (or console-token-shaped) token in `text` with its prefix and a mask. */
 export function maskKeys(text: string): string {
@@ -20,16 +18,24 @@ export function maskKeys(text: string): string {
 }
 
 /**
- * A request URL as logged: keys masked, and the SSO callback's code and state too. The query
- * string of a request with a body (POST, PUT, DELETE: prescription screening, CDS Hooks) is
- * never logged: those routes take no query parameters, so one there is misplaced input —
- * a patient's name or birth date, say — and is refused, not recorded.
+ * A request URL as logged: the path with keys masked, and of the query string only the
+ * parameter names. Values never reach a log line: a query parameter may carry what a caller
+ * should not have sent there — a key, a patient's name or birth date — and a route refuses
+ * such a parameter (422) after the request line was already logged.
  */
-function maskUrl(method: string, url: string): string {
+function maskUrl(url: string): string {
   const at = url.indexOf('?');
-  if (at >= 0 && method !== 'GET' && method !== 'HEAD') return `${maskKeys(url.slice(0, at))}?[query not logged]`;
-  const masked = maskKeys(url);
-  return masked.startsWith('/console/api/sso/callback') ? masked.replace(SSO_CALLBACK_SECRETS, '$1[redacted]') : masked;
+  if (at < 0) return maskKeys(url);
+  const names = url.slice(at + 1).split('&').filter(Boolean).map((pair) => `${maskKeys(safeDecode(pair.split('=')[0]!)).slice(0, 40)}=*`);
+  return `${maskKeys(url.slice(0, at))}?${names.join('&')}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 interface LoggedRequest {
@@ -49,7 +55,7 @@ export function loggerOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskUrl(req.method, req.url), ip: req.ip }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskUrl(req.url), ip: req.ip }),
     },
     hooks: {
       // Messages may quote user input (a key pasted into a query string); mask it too.

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../platform/errors.ts';
+import { CORS_ANSWER_HEADERS } from './cors.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -55,7 +56,8 @@ export function toApiError(err: unknown): ApiError {
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
+  // CORS headers on every error, also those raised before the CORS hook ran (an OPTIONS that is no preflight).
+  return reply.code(error.status).headers({ ...CORS_ANSWER_HEADERS, ...error.headers }).type('application/json').send(JSON.stringify(error.toBody()));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -19,7 +19,7 @@ export function frameworkErrors(error: { code?: string }, _request: FastifyReque
   const apiError = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
     ? new ApiError('uri_too_long', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.`)
     : new ApiError('bad_request', error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoded UTF-8.' : undefined);
-  return sendError(reply.headers(CORS_ANSWER_HEADERS), apiError);
+  return sendError(reply, apiError);
 }
 
 /** Parser errors (Fastify `clientErrorHandler`): written on the socket, which is then closed. */

@@ -30,6 +30,8 @@ import { testConfig } from '../../platform/config.ts';
 
 const OPERATIONS: OperationDoc[] = [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, OPENAPI_OPERATION];
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+/** Largest error body any request may earn: 20 details, a bounded message, a few context fields. */
+const MAX_ERROR_BODY = 16_000;
 /** Deliberate 5xx answers of the contract (a switched-off source or vault, a failed upstream). */
 const DELIBERATE_5XX = new Set(['unavailable', 'upstream_error', 'bad_gateway']);
 
@@ -52,6 +54,9 @@ function contractBroken(res: LightMyRequestResponse, method: string): string | n
   if (!/^application\/json/.test(String(res.headers['content-type']))) return `error with content-type ${res.headers['content-type']}: ${res.body.slice(0, 200)}`;
   const body = safeJson(res.body);
   if (!body || Object.keys(body)[0] !== 'error' || !isErrorValue(body.error)) return `error body without error first: ${res.body.slice(0, 200)}`;
+  // Error bodies are bounded whatever the input: never an echo of a large request.
+  if (res.body.length > MAX_ERROR_BODY) return `error body of ${res.body.length} bytes`;
+  if (!res.headers['access-control-allow-origin']) return 'error without CORS headers';
   return null;
 }
 

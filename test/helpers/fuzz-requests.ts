@@ -89,7 +89,10 @@ export function fuzzRequests(op: OperationDoc, key: string, bodyLimitBytes: numb
     { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({}, { authorization: 'Bearer svc_live_x' }, { authorization: `Basic ${key}` }, { authorization: `Bearer ${key}\u0000` }) },
   );
 
-  type Shape = { mutation: string; params: Fields; query: Fields; body: unknown; raw?: string; contentType?: string; method?: string; duplicate?: string; keyInQuery?: boolean };
+  type Shape = {
+    mutation: string; params: Fields; query: Fields; body: unknown; raw?: string; contentType?: string; method?: string; duplicate?: string;
+    keyInQuery?: boolean; rawPath?: string;
+  };
   const mutations: fc.Arbitrary<Shape> = base.chain(({ params, query, body }) => {
     const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Fields) : {};
     return fc.oneof(
@@ -113,13 +116,27 @@ export function fuzzRequests(op: OperationDoc, key: string, bodyLimitBytes: numb
       fc.constantFrom(...CONTENT_TYPES).map((ct): Shape => ({ mutation: 'wrong content type', params, query, body, contentType: ct, raw: JSON.stringify(body ?? {}) })),
       fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS').map((m): Shape => ({ mutation: 'other verb', params, query, body, method: m })),
       fc.constant<Shape>({ mutation: 'key in query', params, query, body, keyInQuery: true }),
+      // Audit findings: identifying values in the query string, a key repeated to hide a first
+      // copy, paths the router cannot decode or accept, and many bad values in one body.
+      fc.constantFrom('name', 'dob', 'patient', 'mrn').map((k): Shape => ({ mutation: 'phi in query', params, query: { ...query, [k]: `${PHI_MARKER} 1970-01-01` }, body })),
+      fc.constantFrom(...Object.keys(b), 'context', 'drugs').map((k): Shape => ({
+        mutation: 'repeated body key', params, query, body, raw: `{"${k}":{"name":"${PHI_MARKER}"},${JSON.stringify(b).slice(1, -1)}${Object.keys(b).length ? ',' : ''}"${k}":1}`,
+      })),
+      fc.constantFrom('%ff', '%E0%A4%A', '%c0%af', '%').map((seg): Shape => ({ mutation: 'bad percent-encoding', params, query, body, rawPath: seg })),
+      fc.integer({ min: 101, max: 3000 }).map((n): Shape => ({ mutation: 'long path parameter', params, query, body, rawPath: 'p'.repeat(n) })),
+      fc.integer({ min: 200, max: 5000 }).map((n): Shape => ({
+        mutation: 'many bad values', params, query, body, raw: JSON.stringify({ ...b, events: Array.from({ length: n }, (_, i) => `bogus${i}`), [`k${n}`]: 1 }),
+      })),
     );
   });
 
   return fc.tuple(mutations, auth).map(([shape, headers]): FuzzCase => {
     const method = (shape.method ?? op.method) as InjectOptions['method'];
     const query = shape.keyInQuery ? { ...shape.query, api_key: key } : shape.query;
-    const url = `${fill(op.path, shape.params)}${search(query, shape.duplicate)}`;
+    // A raw path segment replaces the first path parameter (or is appended), unencoded.
+    const path = shape.rawPath === undefined ? fill(op.path, shape.params)
+      : op.path.includes('{') ? fill(op.path.replace(/\{\w+\}/, shape.rawPath), shape.params) : `${op.path}/${shape.rawPath}`;
+    const url = `${path}${search(query, shape.duplicate)}`;
     const hasBody = method !== 'GET' && method !== 'HEAD' && (shape.raw !== undefined || shape.body !== undefined);
     const payload = shape.raw ?? (shape.body === undefined ? undefined : JSON.stringify(shape.body));
     const request: InjectOptions = {
