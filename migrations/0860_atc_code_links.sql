@@ -33,12 +33,14 @@ ALTER TABLE products ADD CONSTRAINT products_atc_code_basis
   CHECK (atc_code_linked = (atc_code_basis IS NOT NULL) AND (atc_code_basis IS NULL) = (atc_code_confidence IS NULL));
 
 -- ATC codes of a substance for reference resolution: its own or its identity's
--- (`linked_atc_codes`), else those of WHO's single-substance level-5 names that one of its
--- names, or of its moiety's, normalises to (all of them: acetylsalicylic acid has three).
+-- (`linked_atc_codes`), and those of WHO's single-substance level-5 names that one of its
+-- names, or of its moiety's, normalises to (all of them: acetylsalicylic acid has three, and
+-- an interaction rule may name any).
 CREATE FUNCTION substance_atc_codes(key text, own text[]) RETURNS text[] LANGUAGE sql STABLE AS $$
-  SELECT CASE WHEN cardinality(l.codes) > 0 THEN l.codes ELSE ARRAY(
-    SELECT DISTINCT a.code FROM substance_names n JOIN atc_names a ON a.name_key = n.name_key AND a.kind = 'single'
-     WHERE n.unii = key OR n.unii = (SELECT s.moiety_unii FROM substances s WHERE s.unii = key)
-     ORDER BY 1) END
-    FROM (SELECT linked_atc_codes(key, own) AS codes) l
+  SELECT ARRAY(SELECT DISTINCT c FROM (
+    SELECT unnest(linked_atc_codes(key, own)) AS c
+    UNION ALL
+    SELECT a.code FROM substance_names n JOIN atc_names a ON a.name_key = n.name_key AND a.kind = 'single'
+     WHERE n.unii = key OR n.unii = (SELECT s.moiety_unii FROM substances s WHERE s.unii = key)) x
+   WHERE c IS NOT NULL ORDER BY c)
 $$;

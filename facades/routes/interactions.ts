@@ -20,7 +20,7 @@ export const DRUG_REFERENCE = {
   ],
 } as const;
 
-const RESOLVED = 'index reference resolved matchedBy label substances { unii name } atcCodes reason';
+const RESOLVED = 'index reference resolved matchedBy label substances { unii name } atcCodes matches { kind id name atcCodes } reason';
 const ROW = 'atcCodes inputs rule { key a b } severity evidence description commercial licence attributions mechanism management source';
 
 const checkRoute: RouteDef = {

@@ -3,7 +3,8 @@
  * set-based statement per ingest (docs/catalogue.md, "ATC codes derived from substances"):
  *
  * 1. `signature`: the one code the register-coded products of the same medicine signature
- *    agree on, else of the same substance signature (with the linked substances' own codes);
+ *    agree on, else of the same substance signature (with the linked substances' own codes)
+ *    unless WHO names the substance under several codes (there strength decides, not a name);
  * 2. else WHO's level-5 names (`atc_names`, written by write-atc-names.ts): a single
  *    substance whose name, in any language a register gave, normalises to one WHO name
  *    (`inn_name`, `inn_translated`, `inn_salt_folded`); a combination only when every
@@ -114,7 +115,9 @@ const LINK_ATC = `
   derived AS (
     SELECT t.id, coalesce(m.atc, s.atc, i.code) AS atc,
            CASE WHEN m.atc IS NOT NULL THEN 'signature_medicine' WHEN s.atc IS NOT NULL THEN 'signature' ELSE i.basis END AS how
-      FROM target t LEFT JOIN by_medicine m ON m.ms = t.ms LEFT JOIN by_substance s ON s.ss = t.ss LEFT JOIN inn i ON i.id = t.id),
+      FROM target t LEFT JOIN by_medicine m ON m.ms = t.ms LEFT JOIN inn i ON i.id = t.id
+      -- Where WHO lists the substance under several codes, one register's code for another strength says nothing.
+      LEFT JOIN by_substance s ON s.ss = t.ss AND NOT EXISTS (SELECT 1 FROM ncand n WHERE n.id = t.id AND n.n > 1)),
   settled AS (
     SELECT d.id, d.atc, CASE WHEN d.how = 'signature_medicine' THEN 'signature' ELSE d.how END AS basis,
            (SELECT (j->'confidence'->>d.how)::numeric FROM rules) AS confidence FROM derived d)
