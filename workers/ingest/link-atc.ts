@@ -41,26 +41,26 @@ const BY_SIGNATURE = `
      GROUP BY ss HAVING count(DISTINCT atc) = 1)`;
 
 // Every key whose names stand for an ingredient: its own, its moiety's, and those of every key
-// linked to the same identity (another register's names of the same substance).
+// linked to the same identity (another register's names of the same substance). Names are
+// matched once per substance key, then joined to the products that use it.
 const INGREDIENT_NAMES = `
-  comp AS (
-    SELECT t.id, pi.unii AS comp, s.moiety_unii FROM target t JOIN product_ingredients pi ON pi.product_id = t.id
-      JOIN substances s ON s.unii = pi.unii),
-  ncomp AS (SELECT id, count(DISTINCT comp) AS n FROM comp GROUP BY id),
-  comp_key AS (
-    SELECT id, comp, comp AS k FROM comp UNION SELECT id, comp, moiety_unii FROM comp
-    UNION SELECT c.id, c.comp, o.unii FROM comp c JOIN substance_links l ON l.unii IN (c.comp, c.moiety_unii)
+  comp AS (SELECT DISTINCT t.id, pi.unii AS comp FROM target t JOIN product_ingredients pi ON pi.product_id = t.id),
+  ncomp AS (SELECT id, count(*) AS n FROM comp GROUP BY id),
+  sub AS (SELECT DISTINCT c.comp, s.moiety_unii FROM comp c JOIN substances s ON s.unii = c.comp),
+  sub_key AS (
+    SELECT comp, comp AS k FROM sub UNION SELECT comp, moiety_unii FROM sub
+    UNION SELECT s.comp, o.unii FROM sub s JOIN substance_links l ON l.unii IN (s.comp, s.moiety_unii)
       JOIN substance_links o ON o.identity = l.identity),
-  ing AS (
-    SELECT k.id, k.comp, n.name_key, n.salt_folded, n.curated, n.raw FROM comp_key k JOIN substance_names n ON n.unii = k.k)`;
+  ing AS (SELECT DISTINCT k.comp, n.name_key, n.salt_folded, n.curated, n.raw FROM sub_key k JOIN substance_names n ON n.unii = k.k)`;
 
 // Codes every part of whose WHO name is filled by a distinct component, all components used.
 const CANDIDATES = `
-  hit AS (
-    SELECT i.id, a.code, a.kind, a.slot, a.slots, i.comp,
+  sub_hit AS (
+    SELECT i.comp, a.code, a.kind, a.slot, a.slots,
            bool_or(NOT i.salt_folded AND NOT i.curated AND trim(regexp_replace(lower(i.raw), '[^a-z0-9]+', ' ', 'g')) = a.plain) AS exact,
            bool_or(NOT i.salt_folded) AS unsalted
-      FROM ing i JOIN atc_names a ON a.name_key = i.name_key GROUP BY 1, 2, 3, 4, 5, 6),
+      FROM ing i JOIN atc_names a ON a.name_key = i.name_key GROUP BY 1, 2, 3, 4, 5),
+  hit AS (SELECT c.id, h.code, h.kind, h.slot, h.slots, c.comp, h.exact, h.unsalted FROM comp c JOIN sub_hit h ON h.comp = c.comp),
   cand AS (
     SELECT h.id, h.code, min(h.kind) AS kind,
            CASE WHEN min(h.kind) = 'combination' THEN 'combination' WHEN bool_or(h.exact) THEN 'inn_name'
@@ -87,21 +87,30 @@ const PRODUCT_FACTS = `
      GROUP BY t.id)`;
 
 // Codes that fit the route (local groups only for their route); then DDD routes, then strength.
+// Only joins on the CTEs (no correlated subquery over one): the pass stays linear in products.
 const DECIDE = `
+  strength_rule AS (
+    SELECT s.* FROM rules, jsonb_to_recordset(rules.j->'strength') AS s(key text, code text, cls text, min_mg numeric, max_mg numeric)),
+  strength_hit AS (
+    SELECT DISTINCT c.id, c.code FROM cand c JOIN route r ON r.id = c.id JOIN strength st ON st.id = c.id
+      JOIN strength_rule s ON s.code = c.code AND s.cls = r.cls AND st.mg >= coalesce(s.min_mg, 0) AND st.mg <= coalesce(s.max_mg, st.mg)
+      JOIN comp cc ON cc.id = c.id JOIN ing ON ing.comp = cc.comp AND ing.name_key = s.key),
+  group_route AS (
+    SELECT g.prefix, g.cls FROM rules, jsonb_to_recordset(rules.j->'groups') AS g(prefix text, cls text)),
+  code_group AS (
+    SELECT DISTINCT ON (c.code) c.code, g.cls FROM (SELECT DISTINCT code FROM cand) c
+      JOIN group_route g ON c.code LIKE g.prefix || '%' ORDER BY c.code, length(g.prefix) DESC),
+  systemic AS (SELECT jsonb_array_elements_text(j->'systemic') AS cls FROM rules),
   fit AS (
     SELECT c.id, c.code, c.kind, c.basis, r.cls,
            (r.who IS NULL OR NOT EXISTS (SELECT 1 FROM atc_ddd d WHERE d.code = c.code)
               OR EXISTS (SELECT 1 FROM atc_ddd d WHERE d.code = c.code AND d.route LIKE r.who || '%')) AS ddd_ok,
-           EXISTS (SELECT 1 FROM rules, jsonb_to_recordset(rules.j->'strength') AS s(key text, code text, cls text, min_mg numeric, max_mg numeric)
-                     JOIN strength st ON st.id = c.id
-                    WHERE s.code = c.code AND s.cls = r.cls AND st.mg >= coalesce(s.min_mg, 0) AND st.mg <= coalesce(s.max_mg, st.mg)
-                      AND s.key IN (SELECT name_key FROM ing WHERE ing.id = c.id)) AS strength_ok
+           sh.id IS NOT NULL AS strength_ok
       FROM cand c JOIN route r ON r.id = c.id
-      LEFT JOIN LATERAL (SELECT g.cls FROM rules, jsonb_to_recordset(rules.j->'groups') AS g(prefix text, cls text)
-                          WHERE c.code LIKE g.prefix || '%' ORDER BY length(g.prefix) DESC LIMIT 1) grp ON true
+      LEFT JOIN code_group grp ON grp.code = c.code LEFT JOIN strength_hit sh ON sh.id = c.id AND sh.code = c.code
+      LEFT JOIN systemic sy ON sy.cls = r.cls
      WHERE (c.kind = 'single' OR r.cls IS NOT NULL)
-       AND (r.cls IS NULL OR coalesce(grp.cls, 'systemic') =
-            CASE WHEN r.cls IN (SELECT jsonb_array_elements_text(j->'systemic') FROM rules) THEN 'systemic' ELSE r.cls END)),
+       AND (r.cls IS NULL OR coalesce(grp.cls, 'systemic') = CASE WHEN sy.cls IS NOT NULL THEN 'systemic' ELSE r.cls END)),
   scored AS (
     SELECT f.*, count(*) OVER w AS n1, count(*) FILTER (WHERE f.ddd_ok) OVER w AS n2, count(*) FILTER (WHERE f.strength_ok) OVER w AS n3
       FROM fit f WINDOW w AS (PARTITION BY f.id)),
@@ -115,12 +124,12 @@ const LINK_ATC = `
   derived AS (
     SELECT t.id, coalesce(m.atc, s.atc, i.code) AS atc,
            CASE WHEN m.atc IS NOT NULL THEN 'signature_medicine' WHEN s.atc IS NOT NULL THEN 'signature' ELSE i.basis END AS how
-      FROM target t LEFT JOIN by_medicine m ON m.ms = t.ms LEFT JOIN inn i ON i.id = t.id
+      FROM target t LEFT JOIN by_medicine m ON m.ms = t.ms LEFT JOIN inn i ON i.id = t.id LEFT JOIN ncand n ON n.id = t.id
       -- Where WHO lists the substance under several codes, one register's code for another strength says nothing.
-      LEFT JOIN by_substance s ON s.ss = t.ss AND NOT EXISTS (SELECT 1 FROM ncand n WHERE n.id = t.id AND n.n > 1)),
+      LEFT JOIN by_substance s ON s.ss = t.ss AND coalesce(n.n, 0) <= 1),
   settled AS (
     SELECT d.id, d.atc, CASE WHEN d.how = 'signature_medicine' THEN 'signature' ELSE d.how END AS basis,
-           (SELECT (j->'confidence'->>d.how)::numeric FROM rules) AS confidence FROM derived d)
+           (r.j->'confidence'->>d.how)::numeric AS confidence FROM derived d CROSS JOIN rules r)
   UPDATE products p SET atc_code = d.atc, atc_code_linked = d.atc IS NOT NULL, atc_code_basis = d.basis, atc_code_confidence = d.confidence
     FROM settled d
    WHERE p.id = d.id AND (p.atc_code IS DISTINCT FROM d.atc OR p.atc_code_linked <> (d.atc IS NOT NULL)
