@@ -72,13 +72,13 @@ const CANDIDATES = `
 // The product's route class from its route, else dose form, else name; its moiety strength in mg.
 const PRODUCT_FACTS = `
   rules AS (SELECT $4::jsonb AS j),
-  route AS (
+  route AS MATERIALIZED (
     SELECT t.id, r.cls, r.who FROM target t LEFT JOIN LATERAL (
       SELECT x.cls, x.who FROM rules, jsonb_to_recordset(rules.j->'routes') AS x(cls text, pattern text, who text, ord int),
              (VALUES (1, t.route), (2, t.dose_form), (3, t.product_name)) AS f(rank, text)
        WHERE lower(f.text) ~ x.pattern ORDER BY f.rank, x.ord LIMIT 1) r ON true
      WHERE t.id IN (SELECT id FROM cand)),
-  strength AS (
+  strength AS MATERIALIZED (
     SELECT t.id, max(coalesce(e->'moiety'->>'strength_value', e->>'strength_value')::numeric
              * CASE lower(coalesce(e->'moiety'->>'strength_unit', e->>'strength_unit'))
                  WHEN 'mg' THEN 1 WHEN 'g' THEN 1000 WHEN 'µg' THEN 0.001 WHEN 'mcg' THEN 0.001 WHEN 'microgrammes' THEN 0.001 END) AS mg
@@ -91,7 +91,7 @@ const PRODUCT_FACTS = `
 const DECIDE = `
   strength_rule AS (
     SELECT s.* FROM rules, jsonb_to_recordset(rules.j->'strength') AS s(key text, code text, cls text, min_mg numeric, max_mg numeric)),
-  strength_hit AS (
+  strength_hit AS MATERIALIZED (
     SELECT DISTINCT c.id, c.code FROM cand c JOIN route r ON r.id = c.id JOIN strength st ON st.id = c.id
       JOIN strength_rule s ON s.code = c.code AND s.cls = r.cls AND st.mg >= coalesce(s.min_mg, 0) AND st.mg <= coalesce(s.max_mg, st.mg)
       JOIN comp cc ON cc.id = c.id JOIN ing ON ing.comp = cc.comp AND ing.name_key = s.key),
@@ -152,5 +152,13 @@ export async function clearLinkedAtc(tx: Queryable, source: string): Promise<voi
  * such product when `all` (WHO's names changed).
  */
 export async function linkAtcCodes(tx: Queryable, source: string | null, touched: readonly string[], all: boolean): Promise<void> {
-  await tx.query(LINK_ATC, [source, [...touched], all, linkAtcRules()]);
+  // The planner cannot estimate the CTEs (a jsonb predicate picks the targets) and guesses one
+  // row each, which makes nested loops quadratic in products; hash joins keep the pass linear.
+  // SET LOCAL is undone at once, so the rest of the ingest's transaction plans as before.
+  await tx.query('SET LOCAL enable_nestloop = off');
+  try {
+    await tx.query(LINK_ATC, [source, [...touched], all, linkAtcRules()]);
+  } finally {
+    await tx.query('SET LOCAL enable_nestloop = on');
+  }
 }
