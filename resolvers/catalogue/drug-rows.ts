@@ -6,6 +6,25 @@
 import type { Queryable } from '../../platform/db.ts';
 import type { DatedDrugInfo } from './dated-record.ts';
 
+/** Where a drug's ATC code came from: its register, or derived by the ingest (docs/catalogue.md). */
+export interface AtcCodeSource {
+  origin: 'register' | 'derived';
+  /** `register`, or how it was derived: signature, inn_name, inn_translated, inn_salt_folded, combination, strength_route. */
+  basis: string;
+  /** 1 for the register's own code; below 1 for a derived one. */
+  confidence: number;
+}
+
+/** The register's own code. */
+export const REGISTER_ATC_SOURCE: AtcCodeSource = { origin: 'register', basis: 'register', confidence: 1 };
+
+/** The source of a stored product's ATC code: null without a code. */
+export function atcCodeSourceOf(atcCode: string | null, basis: string | null | undefined, confidence: number | null | undefined): AtcCodeSource | null {
+  if (atcCode === null) return null;
+  if (!basis) return REGISTER_ATC_SOURCE;
+  return { origin: 'derived', basis, confidence: confidence ?? 0 };
+}
+
 export interface DrugRow {
   id: string;
   source: string;
@@ -16,6 +35,8 @@ export interface DrugRow {
   brand: string | null;
   generic: boolean | null;
   atcCode: string | null;
+  /** Where `atcCode` came from; absent reads as the register's own (dated records). */
+  atcCodeSource?: AtcCodeSource | null;
   doseForm: string | null;
   route: string | null;
   holder: string | null;
@@ -33,7 +54,8 @@ export interface DrugRow {
 }
 
 /** Column list of `products p` that `toDrug` reads (dates as text, numerics as float). */
-export const PRODUCT_COLUMNS = `p.id, p.source, p.country, p.product_name, p.brand, p.generic, p.atc_code, p.dose_form,
+export const PRODUCT_COLUMNS = `p.id, p.source, p.country, p.product_name, p.brand, p.generic, p.atc_code,
+  p.atc_code_basis, p.atc_code_confidence::float8 AS atc_code_confidence, p.dose_form,
   p.route, p.holder, p.marketing_status, p.authorised_on::text AS authorised_on,
   p.reimbursement_rate_percent::float8 AS reimbursement_rate_percent, p.substance_signature, p.medicine_signature,
   ARRAY(SELECT x.source FROM products x WHERE x.merged_into = p.id
@@ -47,6 +69,9 @@ export interface ProductRecord {
   brand: string | null;
   generic: boolean | null;
   atc_code: string | null;
+  /** How a derived code was reached (0860_atc_code_links.sql); null for the register's own. */
+  atc_code_basis?: string | null;
+  atc_code_confidence?: number | null;
   dose_form: string | null;
   route: string | null;
   holder: string | null;
@@ -69,6 +94,7 @@ export function toDrug(row: ProductRecord): DrugRow {
     brand: row.brand,
     generic: row.generic,
     atcCode: row.atc_code,
+    atcCodeSource: atcCodeSourceOf(row.atc_code, row.atc_code_basis, row.atc_code_confidence),
     doseForm: row.dose_form,
     route: row.route,
     holder: row.holder,

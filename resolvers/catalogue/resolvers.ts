@@ -8,7 +8,7 @@ import type { RequestContext } from '../context.ts';
 import { metaFor } from '../sources/status.ts';
 import { atcAncestorCodes } from '../classification/atc.ts';
 import type { AtcNode } from '../classification/atc.ts';
-import { isUuid } from './drug-rows.ts';
+import { atcCodeSourceOf, isUuid } from './drug-rows.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { searchDrugs } from './search.ts';
 import type { SearchResult } from './search.ts';
@@ -65,6 +65,7 @@ const drugFields = {
     return names.length ? [...new Set(names)].join(' + ') : null;
   },
   matchedBy: (drug: DrugRow) => drug.matchedBy ?? null,
+  atcCodeSource: (drug: DrugRow) => (drug.atcCodeSource !== undefined ? drug.atcCodeSource : atcCodeSourceOf(drug.atcCode, null, null)),
   ingredients: (drug: DrugRow, _: unknown, ctx: RequestContext) => ingredientsOf(drug, ctx),
   ...factFields,
   identifiers: (drug: DrugRow, _: unknown, ctx: RequestContext) => read(drug, ctx).identifiers.load(drug.id),

@@ -61,7 +61,16 @@ const SALT_WORDS: Record<string, string[]> = {
   hyclate: ['hyclate', 'hyclat', 'iclato', 'hyclas'],
   trometamol: ['trometamol', 'tromethamine', 'trometamolum', 'trometamine'],
   meglumine: ['meglumine', 'meglumin', 'meglumina', 'megluminum'],
+  // Amino acids as salt formers (`acétylsalicylate de DL-lysine`, `Lysini acetylsalicylas`).
+  lysine: ['lysine', 'lysin', 'lisina', 'lysinum', 'lysini'],
+  arginine: ['arginine', 'arginin', 'arginina', 'argininum', 'arginini'],
 };
+
+/** Salt formers that are cations: beside them an anion name (`clavulanate`) folds to its acid (`clavulanic acid`). */
+const CATIONS = new Set(['sodium', 'disodium', 'potassium', 'dipotassium', 'calcium', 'magnesium', 'lysine', 'arginine', 'meglumine', 'trometamol']);
+
+/** Racemate prefixes written before a salt former (`DL-lysine`): dropped with it. */
+const SALT_PREFIXES = new Set(['dl', 'l', 'd']);
 
 /** Water and "base" words: always dropped, never part of a key. */
 const HYDRATE_WORDS = [
@@ -182,14 +191,18 @@ function normaliseComponent(component: string, useCurated: boolean): InnName | n
   const salts: string[] = [];
   let acid = false;
   let dropped = false;
-  for (const token of tokensOf(component)) {
+  const tokens = tokensOf(component);
+  for (const [i, token] of tokens.entries()) {
     const salt = SALT_INDEX.get(token);
+    if (SALT_PREFIXES.has(token) && SALT_INDEX.get(tokens[i + 1] ?? '')?.kind === 'salt') continue;
     if (salt?.kind === 'hydrate') dropped = true;
     else if (salt) salts.push(salt.canonical);
     else if (ACID_WORDS.has(token)) acid = true;
     else if (!STOP_WORDS.has(token)) moiety.push(foldEnding(token));
   }
   if (acid && moiety.length > 0) moiety.push('acid');
+  // `clavulanate potassium`, `Kalii clavulanas`: the anion of a cation salt is its acid.
+  else if (moiety.length === 1 && /[^aeiou]at$/.test(moiety[0]!) && salts.some((w) => CATIONS.has(w))) moiety[0] = `${moiety[0]!.slice(0, -2)}ic acid`;
   // Only salt words (`sodium chloride`, `oxyde de magnésium`): the salt is the substance.
   if (moiety.length === 0) {
     if (salts.length === 0) return null;

@@ -12,6 +12,15 @@ import { innKey } from '../catalogue/substance-names.ts';
 /** A reference as the client sends it: a string, or an explicit `{ system, code }`. */
 export type DrugReference = string | { system: string; code: string };
 
+/** One thing a reference met: a product (by id, code or name), a substance or an ATC node. */
+export interface ResolvedMatch {
+  kind: 'product' | 'substance' | 'atc';
+  /** Product uuid, substance key (UNII or provisional key) or ATC code. */
+  id: string;
+  name: string;
+  atcCodes: string[];
+}
+
 /** What one reference resolved to. */
 export interface ResolvedReference {
   index: number;
@@ -19,13 +28,16 @@ export interface ResolvedReference {
   resolved: boolean;
   /**
    * How it matched: id, a code system, unii, rxcui, atc, atc_class, substance_name, inn_name
-   * (the normalised INN name of any register's substance: `metformine`, `Metformini hydrochloridum`), product_name.
+   * (the normalised INN name of any register's substance: `metformine`, `Metformini hydrochloridum`),
+   * atc_name (WHO's level-5 name, in any language drugref reads: `Acetylsalicylsäure`), product_name.
    */
   matchedBy: string | null;
   label: string | null;
   substances: Array<{ unii: string; name: string }>;
   /** Level-5 ATC codes of its moieties (or the ATC class, for `atc_class`). */
   atcCodes: string[];
+  /** What the reference met: each product, substance or ATC node with the codes it gave. */
+  matches: ResolvedMatch[];
   /** Why it did not resolve. */
   reason: string | null;
 }
@@ -59,10 +71,13 @@ function readingsOf(ref: DrugReference, idx: number, allowClasses: boolean): Ref
 }
 
 // Moieties reached from products (by id, identifier or product/brand name), from substances
-// (UNII, RxCUI, any of their names) and from ATC codes; products whose moieties have no ATC
-// code (no ingredients, or a register's provisional substances, as in the SL) fall back to
-// their own ATC code. A moiety without ATC codes of its own takes those of its linked
-// identity (`linked_atc_codes`, migrations/0620). One statement, so a list costs one round trip.
+// (UNII, RxCUI, any of their names in any language, their normalised INN name) and from ATC
+// codes and WHO's level-5 names. A moiety's codes are its own, its linked identity's
+// (`linked_atc_codes`, migrations/0620), with WHO's level-5 names of its names
+// (`substance_atc_codes`, migrations/0860). A product with an ATC code (the register's or a
+// derived one) gives its moieties' linked codes, else its own; a product without one falls
+// through to its moieties' codes, WHO's names included. Each hit says what the
+// input met (`kind`, `ref_id`, `ref_name`). One statement, so a list costs one round trip.
 const RESOLVE = `
 WITH refs AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, kind text, system text, code text)),
 prod AS (
@@ -70,50 +85,75 @@ prod AS (
   UNION SELECT r.idx, i.drug_id, r.system FROM refs r JOIN identifiers i ON r.kind = 'ident' AND i.system = r.system AND i.code = r.code
   UNION SELECT r.idx, p.id, 'product_name' FROM refs r JOIN products p
     ON r.kind = 'name' AND (lower(p.product_name) = r.code OR lower(p.brand) = r.code)),
+moiety AS (
+  SELECT pr.idx, pr.how, pr.id, m.unii, m.name, m.atc_codes AS own, linked_atc_codes(m.unii, m.atc_codes) AS atc_codes FROM prod pr
+    JOIN product_ingredients pi ON pi.product_id = pr.id JOIN substances s ON s.unii = pi.unii JOIN substances m ON m.unii = s.moiety_unii),
 hits AS (
-  SELECT pr.idx, pr.how, m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) AS atc_codes FROM prod pr
-    JOIN product_ingredients pi ON pi.product_id = pr.id JOIN substances s ON s.unii = pi.unii JOIN substances m ON m.unii = s.moiety_unii
-  UNION ALL SELECT pr.idx, pr.how, NULL, p.product_name, ARRAY[p.atc_code] FROM prod pr JOIN products p ON p.id = pr.id
-    WHERE p.atc_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM product_ingredients pi JOIN substances s ON s.unii = pi.unii
-                                                   JOIN substances m ON m.unii = s.moiety_unii
-                                                  WHERE pi.product_id = p.id AND cardinality(linked_atc_codes(m.unii, m.atc_codes)) > 0)
-  UNION ALL SELECT r.idx, r.kind, m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) FROM refs r
+  SELECT mo.idx, mo.how, 'product' AS kind, mo.id::text AS ref_id, p.product_name AS ref_name, mo.unii, mo.name, mo.atc_codes
+    FROM moiety mo JOIN products p ON p.id = mo.id WHERE p.atc_code IS NOT NULL
+  UNION ALL SELECT pr.idx, pr.how, 'product', p.id::text, p.product_name, NULL, p.product_name, ARRAY[p.atc_code] FROM prod pr JOIN products p ON p.id = pr.id
+    WHERE p.atc_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM moiety mo WHERE mo.idx = pr.idx AND mo.id = pr.id AND cardinality(mo.atc_codes) > 0)
+  UNION ALL SELECT mo.idx, mo.how, 'product', mo.id::text, p.product_name, mo.unii, mo.name, substance_atc_codes(mo.unii, mo.own)
+    FROM moiety mo JOIN products p ON p.id = mo.id WHERE p.atc_code IS NULL
+  UNION ALL SELECT pr.idx, pr.how, 'product', p.id::text, p.product_name, NULL, p.product_name, ARRAY[]::text[] FROM prod pr JOIN products p ON p.id = pr.id
+    WHERE p.atc_code IS NULL AND NOT EXISTS (SELECT 1 FROM moiety mo WHERE mo.idx = pr.idx AND mo.id = pr.id)
+  UNION ALL SELECT r.idx, r.kind, 'substance', m.unii, m.name, m.unii, m.name, substance_atc_codes(m.unii, m.atc_codes) FROM refs r
     JOIN substances s ON (r.kind = 'unii' AND s.unii = r.code) OR (r.kind = 'rxcui' AND s.rxcui = r.code)
     JOIN substances m ON m.unii = s.moiety_unii
-  UNION ALL SELECT r.idx, 'substance_name', m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) FROM refs r
+  UNION ALL SELECT r.idx, 'substance_name', 'substance', m.unii, m.name, m.unii, m.name, substance_atc_codes(m.unii, m.atc_codes) FROM refs r
     JOIN substances s ON r.kind = 'name' AND (lower(s.name) = r.code OR EXISTS (SELECT 1 FROM jsonb_each_text(s.names) n WHERE lower(n.value) = r.code))
     JOIN substances m ON m.unii = s.moiety_unii
-  UNION ALL SELECT r.idx, 'inn_name', m.unii, m.name, linked_atc_codes(m.unii, m.atc_codes) FROM refs r
+  UNION ALL SELECT r.idx, 'inn_name', 'substance', m.unii, m.name, m.unii, m.name, substance_atc_codes(m.unii, m.atc_codes) FROM refs r
     JOIN substance_names n ON r.kind = 'inn' AND n.name_key = r.code JOIN substances s ON s.unii = n.unii
     JOIN substances m ON m.unii = s.moiety_unii
-  UNION ALL SELECT r.idx, 'atc', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc' AND n.code = r.code AND n.level = 5
-  UNION ALL SELECT r.idx, 'atc', m.unii, m.name, ARRAY[r.code] FROM refs r JOIN substances m ON r.kind = 'atc' AND m.unii = m.moiety_unii AND r.code = ANY(m.atc_codes)
-  UNION ALL SELECT r.idx, 'atc_class', NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc_class' AND n.code = r.code)
-SELECT idx, how, unii, name, atc_codes FROM hits ORDER BY idx, how, name`;
+  UNION ALL SELECT r.idx, 'atc_name', 'atc', n.code, n.name, NULL, n.name, ARRAY[n.code] FROM refs r
+    JOIN atc_names a ON r.kind = 'inn' AND a.kind = 'single' AND a.name_key = r.code JOIN atc_nodes n ON n.code = a.code
+  UNION ALL SELECT r.idx, 'atc', 'atc', n.code, n.name, NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc' AND n.code = r.code AND n.level = 5
+  UNION ALL SELECT r.idx, 'atc', 'substance', m.unii, m.name, m.unii, m.name, ARRAY[r.code] FROM refs r
+    JOIN substances m ON r.kind = 'atc' AND m.unii = m.moiety_unii AND r.code = ANY(m.atc_codes)
+  UNION ALL SELECT r.idx, 'atc_class', 'atc', n.code, n.name, NULL, n.name, ARRAY[n.code] FROM refs r JOIN atc_nodes n ON r.kind = 'atc_class' AND n.code = r.code)
+SELECT DISTINCT idx, how, kind, ref_id, ref_name, unii, name, atc_codes FROM hits ORDER BY idx, how, name`;
 
-interface Hit { idx: number; how: string; unii: string | null; name: string; atc_codes: string[] }
+interface Hit { idx: number; how: string; kind: ResolvedMatch['kind']; ref_id: string; ref_name: string; unii: string | null; name: string; atc_codes: string[] | null }
 
 /** Codes and exact names beat product names, so "warfarin" is the substance, not a product called so. */
-const PRECEDENCE = ['id', 'atc', 'atc_class', 'unii', 'rxcui', 'substance_name', 'inn_name'];
+const PRECEDENCE = ['id', 'atc', 'atc_class', 'unii', 'rxcui', 'substance_name', 'inn_name', 'atc_name'];
 
 function rank(how: string): number {
   const i = PRECEDENCE.indexOf(how);
   return i === -1 ? (how === 'product_name' ? PRECEDENCE.length + 1 : PRECEDENCE.length) : i;
 }
 
+const hasCodes = (h: Hit) => (h.atc_codes ?? []).some((c) => c !== null);
+
+/** What the chosen hits met, one entry per product, substance or ATC node, with its codes. */
+function matchesOf(chosen: readonly Hit[]): ResolvedMatch[] {
+  const byRef = new Map<string, ResolvedMatch>();
+  for (const h of chosen) {
+    const key = `${h.kind}|${h.ref_id}`;
+    const entry = byRef.get(key) ?? { kind: h.kind, id: h.ref_id, name: h.ref_name, atcCodes: [] };
+    entry.atcCodes = [...new Set([...entry.atcCodes, ...(h.atc_codes ?? []).filter((c) => c !== null)])].sort();
+    byRef.set(key, entry);
+  }
+  return [...byRef.values()];
+}
+
 function summarise(index: number, reference: string, hits: Hit[]): ResolvedReference {
   if (hits.length === 0) {
-    return { index, reference, resolved: false, matchedBy: null, label: null, substances: [], atcCodes: [], reason: 'no drug, substance or ATC code matches this reference' };
+    return { index, reference, resolved: false, matchedBy: null, label: null, substances: [], atcCodes: [], matches: [], reason: 'no drug, substance or ATC code matches this reference' };
   }
-  const best = Math.min(...hits.map((h) => rank(h.how)));
-  const chosen = hits.filter((h) => rank(h.how) === best);
+  // The best reading that reaches an ATC code: a brand whose product has none falls through to
+  // its substances, a substance without codes to WHO's name for it.
+  const pool = hits.some(hasCodes) ? hits.filter(hasCodes) : hits;
+  const best = Math.min(...pool.map((h) => rank(h.how)));
+  const chosen = pool.filter((h) => rank(h.how) === best);
   const substances = new Map<string, string>();
   for (const h of chosen) if (h.unii) substances.set(h.unii, h.name);
-  const atcCodes = [...new Set(chosen.flatMap((h) => h.atc_codes ?? []))].sort();
+  const atcCodes = [...new Set(chosen.flatMap((h) => (h.atc_codes ?? []).filter((c) => c !== null)))].sort();
   const labels = [...new Set(chosen.map((h) => h.name))];
   return {
     index, reference, resolved: atcCodes.length > 0, matchedBy: chosen[0]!.how, label: labels.join(' + '),
-    substances: [...substances].map(([unii, name]) => ({ unii, name })), atcCodes,
+    substances: [...substances].map(([unii, name]) => ({ unii, name })), atcCodes, matches: matchesOf(chosen),
     reason: atcCodes.length ? null : 'the matched drug has no ATC code',
   };
 }

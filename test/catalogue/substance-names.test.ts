@@ -16,6 +16,10 @@ const SAME_KEY: Array<[string, string[]]> = [
   ['codein', ['CODEINE PHOSPHATE HEMIHYDRATE', 'PHOSPHATE DE CODÉINE HÉMIHYDRATÉ', 'Codeini phosphas hemihydricus', 'Codeinphosphat', 'codeína fosfato']],
   ['amoxicilin', ['AMOXICILLIN', 'AMOXICILLINE TRIHYDRATÉE', 'Amoxicillinum trihydricum', 'Amoxicillin-Trihydrat', 'amoxicilina trihidrato']],
   ['acetilsalicilic acid', ['ASPIRIN', 'ACIDE ACÉTYLSALICYLIQUE', 'Acidum acetylsalicylicum', 'Acetylsalicylsäure', 'acido acetilsalicilico', 'ácido acetilsalicílico']],
+  ['metoprolol', ['METOPROLOL TARTRATE', 'Metoprololi tartras (2:1)', 'TARTRATE DE MÉTOPROLOL', 'Metoprololtartrat', 'Metoprololi succinas', 'metoprololo tartrato']],
+  // The anion of a cation salt is its acid; an amino-acid salt former folds like any salt.
+  ['clavulanic acid', ['CLAVULANATE DE POTASSIUM', 'Kalii clavulanas', 'CLAVULANATE POTASSIUM', 'Acidum clavulanicum', 'ACIDE CLAVULANIQUE', 'clavulanic acid']],
+  ['acetilsalicilic acid', ['ACÉTYLSALICYLATE DE DL-LYSINE', 'Lysini acetylsalicylas', 'lysine acetylsalicylate']],
   ['valproic acid', ['VALPROIC ACID', 'Valproinsäure', 'VALPROATE DE SODIUM', 'Natrii valproas', 'acido valproico']],
   ['ipratropium', ['IPRATROPIUM BROMIDE', "BROMURE D'IPRATROPIUM", 'Ipratropii bromidum', 'Ipratropiumbromid']],
   ['chloride sodium', ['SODIUM CHLORIDE', 'CHLORURE DE SODIUM', 'Natrii chloridum', 'Natriumchlorid', 'cloruro di sodio']],

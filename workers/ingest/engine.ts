@@ -33,6 +33,7 @@ import type { ShrinkLimits } from './shrink-guard.ts';
 import { IngestStage } from './staging.ts';
 import { moietyResolver, refreshSignatures } from './write-derived.ts';
 import { linkSubstances } from './write-links.ts';
+import { atcNamesMissing, writeAtcNames } from './write-atc-names.ts';
 import { planAtc, planClasses } from './write-classification.ts';
 import { planRecalls } from './write-recalls.ts';
 import { DEFAULT_CHUNK_PRODUCTS, writeRecords } from './write-records.ts';
@@ -108,6 +109,13 @@ async function upsertSource(tx: Queryable, source: SourceInfo): Promise<void> {
   );
 }
 
+/** True when the snapshot changed ATC nodes or DDDs, or carried a tree whose names were never read. */
+async function atcTreeChanged(tx: Queryable, atc: KindPlan, carried: boolean): Promise<boolean> {
+  const { insert, update, delete: removed } = atc.counts;
+  if (insert + update + removed > 0) return true;
+  return carried && atcNamesMissing(tx);
+}
+
 type Progress = (step: IngestProgress['step'], rows?: number) => void;
 
 function count(report: IngestReport, plan: KindPlan): void {
@@ -148,8 +156,11 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   progress('write');
   // Other sources' products using a changed substance; this snapshot's products got theirs in their chunks.
   await refreshSignatures(tx, substances.touched, id);
+  // WHO's level-5 names as substances, rewritten when the tree changed (so load order does not matter).
+  const atcNamesChanged = await atcTreeChanged(tx, atc, (snapshot.atc ?? []).length > 0);
+  if (atcNamesChanged) await writeAtcNames(tx);
   // Cross-register substance identity: links, linked signatures and ATC codes (write-links.ts).
-  await linkSubstances(tx, substances.touched, records.productCount > 0 ? id : null);
+  await linkSubstances(tx, substances.touched, records.productCount > 0 ? id : null, atcNamesChanged);
   progress('derive');
   report.sources.push(id);
   return records.countries;

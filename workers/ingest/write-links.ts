@@ -3,10 +3,12 @@
  * normalised names of the substances it touched (`substance_names`), links of every key
  * sharing one of those names (`substance_links`, see link-identity.ts), signatures of the
  * products whose keys changed identity, and ATC codes of products whose register has none,
- * taken through their linked substances. A handful of set-based statements per ingest.
+ * taken through their linked substances or WHO's level-5 names (link-atc.ts). A handful of
+ * set-based statements per ingest.
  */
 import type { Queryable } from '../../platform/db.ts';
 import { normaliseInnName } from '../../resolvers/catalogue/substance-names.ts';
+import { clearLinkedAtc, linkAtcCodes } from './link-atc.ts';
 import { computeLinks } from './link-identity.ts';
 import type { EvidenceRow, KeyRow, LinkRow, NameRow } from './link-identity.ts';
 import { inChunks, recordset } from './plan.ts';
@@ -91,46 +93,17 @@ async function writeLinks(tx: Queryable, touched: readonly string[], nameKeys: r
   return { changed, links };
 }
 
-// Products whose register gives no ATC code take the one code that the register-coded
-// products of the same medicine signature agree on, else the one code of the same substance
-// signature (register-coded products and the identity's substances); none when they disagree.
-const LINK_ATC = `
-  WITH seed AS (
-    SELECT DISTINCT substance_signature AS ss FROM products
-     WHERE substance_signature IS NOT NULL
-       AND (source = $1::text OR id IN (SELECT product_id FROM product_ingredients WHERE unii = ANY($2::text[])))),
-  target AS (
-    SELECT p.id, p.substance_signature AS ss, p.medicine_signature AS ms FROM products p
-     WHERE p.substance_signature IN (SELECT ss FROM seed) AND coalesce(p.record->>'atc_code', '') = ''),
-  reg AS (
-    SELECT q.substance_signature AS ss, q.medicine_signature AS ms, upper(q.record->>'atc_code') AS atc FROM products q
-     WHERE q.substance_signature IN (SELECT ss FROM seed) AND length(q.record->>'atc_code') = 7),
-  own AS (
-    SELECT x.ss, unnest(s.atc_codes) AS atc FROM seed x JOIN substance_links l ON l.identity = x.ss JOIN substances s ON s.unii = l.unii
-    UNION ALL SELECT x.ss, unnest(s.atc_codes) FROM seed x JOIN substances s ON s.unii = x.ss),
-  by_medicine AS (SELECT ms, min(atc) AS atc FROM reg GROUP BY ms HAVING count(DISTINCT atc) = 1),
-  by_substance AS (
-    SELECT ss, min(atc) AS atc FROM (SELECT ss, atc FROM reg UNION SELECT ss, atc FROM own WHERE length(atc) = 7) a
-     GROUP BY ss HAVING count(DISTINCT atc) = 1),
-  derived AS (
-    SELECT t.id, coalesce(m.atc, s.atc) AS atc FROM target t LEFT JOIN by_medicine m ON m.ms = t.ms LEFT JOIN by_substance s ON s.ss = t.ss)
-  UPDATE products p SET atc_code = d.atc, atc_code_linked = d.atc IS NOT NULL FROM derived d
-   WHERE p.id = d.id AND (p.atc_code IS DISTINCT FROM d.atc OR p.atc_code_linked <> (d.atc IS NOT NULL))`;
-
-// A product written by this ingest keeps its register's code; a stale linked flag is cleared.
-const CLEAR_ATC = `
-  UPDATE products SET atc_code_linked = false, atc_code = upper(nullif(record->>'atc_code', ''))
-   WHERE source = $1 AND atc_code_linked AND (coalesce(record->>'atc_code', '') <> '' OR substance_signature IS NULL)`;
-
 /**
  * Keeps the identity layer current after one snapshot's writes (same transaction): `touched`
  * are the substance keys the snapshot wrote or deleted, `productSource` the source whose
  * products the snapshot states (all of that source's products after its deletions; null for a
  * snapshot without products). Products of every source whose keys changed identity get new
  * signatures, and products sharing a signature with them or with the snapshot's products get
- * their linked ATC code.
+ * their linked ATC code (link-atc.ts); every product without a register code does when
+ * `atcNamesChanged` (WHO's level-5 names were rewritten).
  */
-export async function linkSubstances(tx: Queryable, touched: readonly string[], productSource: string | null): Promise<LinkReport> {
+export async function linkSubstances(tx: Queryable, touched: readonly string[], productSource: string | null,
+  atcNamesChanged = false): Promise<LinkReport> {
   let changed: string[] = [];
   let links: LinkRow[] = [];
   if (touched.length > 0) {
@@ -139,8 +112,8 @@ export async function linkSubstances(tx: Queryable, touched: readonly string[], 
     const { rows } = await tx.query<{ unii: string }>('SELECT unii FROM substances WHERE moiety_unii = ANY($1::text[])', [changed]);
     await refreshSignatures(tx, [...new Set([...changed, ...rows.map((r) => r.unii)])], null);
   }
-  if (productSource !== null) await tx.query(CLEAR_ATC, [productSource]);
-  if (productSource !== null || changed.length > 0) await tx.query(LINK_ATC, [productSource, [...changed, ...touched]]);
+  if (productSource !== null) await clearLinkedAtc(tx, productSource);
+  if (productSource !== null || changed.length > 0 || atcNamesChanged) await linkAtcCodes(tx, productSource, [...changed, ...touched], atcNamesChanged);
   return {
     relinked: links.length,
     ambiguous: links.filter((l) => l.identity === null).map((l) => ({ unii: l.unii, names: l.names, candidates: l.candidates })),
