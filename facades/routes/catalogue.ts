@@ -59,8 +59,6 @@ const SEARCH_RESPONSE = {
 } as const;
 export const PACK = `id description units unit marketingStatus identifiers { system code validFrom validTo previous }
   prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability tariffCategory sources`;
-export const DRUG_FULL = `id productName substanceName brand generic country atcCode doseForm route holder marketingStatus authorisedOn
-  prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability sources`;
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode atcCodeSource { origin basis confidence } doseForm route holder marketingStatus authorisedOn
   reimbursementRatePercent dispensingCategory genericGroups { code label role } previousNames { name until } additionalMonitoring
   authorisationStatus veterinary assessments { kind value date text code reason url } attributes

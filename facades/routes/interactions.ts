@@ -20,10 +20,8 @@ export const DRUG_REFERENCE = {
   ],
 } as const;
 
-const RESOLVED = 'index reference resolved matchedBy label substances { unii name } atcCodes reason';
-const ROW = 'atcCodes inputs rule { key a b } severity evidence description commercial licence attributions mechanism management source crossReferences { system code atc name } interactionType';
 const RESOLVED = 'index reference resolved matchedBy label substances { unii name } atcCodes matches { kind id name atcCodes } reason';
-const ROW = 'atcCodes inputs rule { key a b } severity evidence description commercial licence attributions mechanism management source';
+const ROW = 'atcCodes inputs rule { key a b } severity evidence description commercial licence attributions mechanism management source crossReferences { system code atc name } interactionType';
 
 const checkRoute: RouteDef = {
   operationId: 'checkInteractions',
