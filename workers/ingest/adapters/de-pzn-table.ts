@@ -5,8 +5,9 @@
  * every form the header is the first row (within the first 40) that names a PZN column, so title
  * rows above it are skipped; cells are read by header name.
  */
-import { FileRejectedError, decodeUtf8OrLatin } from './common.ts';
+import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
+import { decodeUtf8OrLatin, detectSeparator, parseCsv } from './delimited-text.ts';
 import { headerKey, sheetTable } from './sheet-table.ts';
 
 export interface Table {
@@ -19,36 +20,8 @@ export interface Table {
 // A list puts its header within its first rows; further down is data, not a header.
 const HEADER_SEARCH_ROWS = 40;
 
-/** Splits delimited text with quotes (`"a;b"`, doubled quotes), keeping each record's first line number. */
-export function parseDelimited(text: string, separator: string): Array<{ line: number; fields: string[] }> {
-  const records: Array<{ line: number; fields: string[] }> = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const end = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0]!.trim() !== '') records.push({ line: start, fields });
-    fields = []; field = ''; start = line;
-  };
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i]!;
-    if (ch === '\n') line += 1;
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (text[i + 1] === '"') { field += '"'; i += 1; } else quoted = false;
-    } else if (ch === '"' && field.trim() === '') { quoted = true; field = ''; } else if (ch === separator) { fields.push(field); field = ''; } else if (ch === '\n') end();
-    else if (ch !== '\r') field += ch;
-  }
-  end();
-  return records;
-}
-
 function delimitedTable(text: string, isHeader: (keys: string[]) => boolean): Table | null {
-  const counts = [';', '\t', ','].map((sep) => [sep, (text.slice(0, 4000).match(new RegExp(sep === '\t' ? '\\t' : sep, 'g')) ?? []).length] as const);
-  const separator = counts.sort((a, b) => b[1] - a[1])[0]![0];
-  const records = parseDelimited(text, separator);
+  const records = parseCsv(text, detectSeparator(text), { looseBlanks: true });
   const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => r.fields.length > 1 && isHeader(r.fields.map(headerKey)));
   if (at < 0) return null;
   const header = records[at]!.fields.map(headerKey);

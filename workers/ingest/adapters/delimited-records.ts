@@ -6,8 +6,8 @@
  * header key (`headerKey`: lower case, single spaces), so header wording that differs only in
  * case between releases (`codice_aic` / `CODICE_AIC`) reads the same.
  */
-import { FileRejectedError, decodeUtf8OrLatin, parseCsv } from './common.ts';
-import type { CsvRecord } from './common.ts';
+import { FileRejectedError } from './common.ts';
+import { decodeUtf8OrLatin, delimitedRecords, detectSeparator } from './delimited-text.ts';
 import type { InputFile } from './common.ts';
 import { headerKey } from './sheet-table.ts';
 
@@ -31,12 +31,7 @@ export interface DelimitedTable {
 // Publishers put a title or a note of a line or two above the header; further down is data.
 const HEADER_SEARCH_LINES = 20;
 
-/** The separator used most in the first lines: `;` for AIFA and Infarmed, tab or `,` for re-saved copies. */
-export function detectSeparator(text: string): string {
-  const head = text.slice(0, 4000);
-  const count = (sep: string) => head.split(sep).length - 1;
-  return [';', '\t', ','].map((sep) => [sep, count(sep)] as const).sort((a, b) => b[1] - a[1])[0]![0];
-}
+export { delimitedRecords, detectSeparator, splitLine } from './delimited-text.ts';
 
 /**
  * The table of a delimited file below the first line whose header keys satisfy `isHeader`;
@@ -54,51 +49,6 @@ export function delimitedTable(file: InputFile, isHeader: (keys: string[]) => bo
     .filter((r) => r.fields.some((f) => f.trim() !== ''))
     .map((r) => delimitedRow(index, r.line, r.fields));
   return { header, headerText, rows };
-}
-
-/** True when `text` ends inside a quoted field (a quoted line break follows), read as `parseCsv` reads it. */
-function endsQuoted(text: string, separator: string): boolean {
-  let quoted = false;
-  let fieldStart = true;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') i += 1;
-        else quoted = false;
-      }
-    } else if (ch === '"' && fieldStart) {
-      quoted = true;
-      fieldStart = false;
-    } else fieldStart = ch === separator;
-  }
-  return quoted;
-}
-
-/**
- * The records of a delimited text, as `parseCsv` reads them but line by line: a line without a
- * quote is split plainly (a register of 80 MB in seconds instead of a minute), and a line that
- * ends inside a quoted field (the H list's `"Codice⏎AIC"` header) is joined with the next.
- */
-export function delimitedRecords(text: string, separator: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  const lines = text.split('\n');
-  let pending: string | null = null;
-  let start = 0;
-  for (let i = 0; i < lines.length; i += 1) {
-    const raw = lines[i]!;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (pending === null) { pending = line; start = i + 1; } else pending += `\n${line}`;
-    if (pending.includes('"') && endsQuoted(pending, separator) && i < lines.length - 1) continue;
-    if (pending.trim() !== '') records.push({ line: start, fields: splitLine(pending, separator) });
-    pending = null;
-  }
-  return records;
-}
-
-/** Fields of one line: a plain split unless the line quotes a field (most lines of a register do not). */
-export function splitLine(text: string, separator: string): string[] {
-  return text.includes('"') ? (parseCsv(text, separator)[0]?.fields ?? []) : text.split(separator);
 }
 
 /** Position of each header key (the first, when a key repeats). */

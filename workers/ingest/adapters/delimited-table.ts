@@ -6,9 +6,9 @@
  * own lines (or spreadsheet rows) for problem reports. The Nordic lists (Fimea, Kela, TLV) come
  * in every one of these shapes depending on the release and the export button pressed.
  */
-import { FileRejectedError, decodeWindows1252 } from './common.ts';
+import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
-import { parseDelimited } from './de-pzn-table.ts';
+import { decodeDelimitedText, detectSeparator, splitRecords } from './delimited-text.ts';
 import { headerKey, sheetTable } from './sheet-table.ts';
 
 /** A data row below the header: its line and its cells by header key. */
@@ -31,46 +31,9 @@ export interface DelimitedTable {
 // A report puts its header within its first rows; further down is data, not a header.
 const HEADER_SEARCH_ROWS = 40;
 
-/**
- * Text of a delimited file: a UTF-16 or UTF-8 byte-order mark decides; without one, valid
- * UTF-8 is UTF-8 and anything else Windows-1252 (Fimea writes "Windows ANSI").
- */
-export function decodeListText(content: Buffer): string {
-  if (content[0] === 0xff && content[1] === 0xfe) return new TextDecoder('utf-16le').decode(content.subarray(2));
-  if (content[0] === 0xfe && content[1] === 0xff) return new TextDecoder('utf-16be').decode(content.subarray(2));
-  const body = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? content.subarray(3) : content;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return decodeWindows1252(body);
-  }
-}
-
-/** The separator used most in the first lines: `;`, tab or `,`. */
-function sniffSeparator(text: string): string {
-  const head = text.slice(0, 4000);
-  const counts = [';', '\t', ','].map((sep) => [sep, head.split(sep).length] as const);
-  return counts.sort((a, b) => b[1] - a[1])[0]![0];
-}
-
-/**
- * Records of the text with their first line. Without any quote character each line is one
- * record and a plain split serves (the registers' usual case, and far lighter on memory than
- * the quote-aware scanner).
- */
-function splitRecords(text: string, separator: string): Array<{ line: number; fields: string[] }> {
-  if (text.includes('"')) return parseDelimited(text, separator);
-  const out: Array<{ line: number; fields: string[] }> = [];
-  text.split('\n').forEach((raw, i) => {
-    const fields = raw.replace(/\r$/, '').split(separator);
-    if (fields.length > 1 || fields[0]!.trim() !== '') out.push({ line: i + 1, fields });
-  });
-  return out;
-}
-
 function textTable(file: InputFile, isHeader: (keys: string[]) => boolean, what: string): DelimitedTable {
-  const text = decodeListText(file.content);
-  const records = splitRecords(text, sniffSeparator(text));
+  const text = decodeDelimitedText(file.content);
+  const records = splitRecords(text, detectSeparator(text));
   const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => isHeader(r.fields.map(headerKey)));
   if (at < 0) throw new FileRejectedError(file.name, `no header row naming ${what} in the first ${HEADER_SEARCH_ROWS} lines`);
   const header = records[at]!.fields.map(headerKey);
