@@ -1,14 +1,21 @@
 /**
- * A register list read as a table, whatever the publisher saved it as: an xlsx workbook (first
- * worksheet) or delimited text in UTF-8, UTF-16 (Excel's "Unicode text", with its byte-order
- * mark) or Windows-1252, separated by `;`, tab or `,`. The header row is found among the first
- * rows by the columns it names, so title rows above it are skipped; row numbers are the file's
- * own lines (or spreadsheet rows) for problem reports. The Nordic lists (Fimea, Kela, TLV) come
- * in every one of these shapes depending on the release and the export button pressed.
+ * A register list read as a table through its header row, the header found among the first
+ * records by the columns it names (a predicate over header keys), so title and note lines above
+ * it are skipped. Cells are read by header key (`headerKey`: lower case, single spaces), so
+ * header wording that differs only in case or spacing between releases (`codice_aic` /
+ * `CODICE_AIC`) reads the same; row numbers are the file's own lines (or spreadsheet rows) for
+ * problem reports. Two readers share this:
+ * - `delimitedTable` (the Italian AIFA lists, the Portuguese Infomed export): UTF-8 or
+ *   Windows-1252, read line by line as the AIFA stream reads the register, header within the
+ *   first 20 lines;
+ * - `readDelimitedTable` (the Nordic lists: Fimea, Kela, TLV): an xlsx workbook or text in
+ *   UTF-8, UTF-16 or Windows-1252, blanks before a quote allowed, header within the first 40.
+ * The text below both (decoding, separators, quoted fields) is delimited-text.ts.
  */
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
-import { decodeDelimitedText, detectSeparator, splitRecords } from './delimited-text.ts';
+import { decodeDelimitedText, decodeUtf8OrLatin, delimitedRecords, detectSeparator, splitRecords } from './delimited-text.ts';
+import type { CsvRecord } from './delimited-text.ts';
 import { headerKey, sheetTable } from './sheet-table.ts';
 
 /** A data row below the header: its line and its cells by header key. */
@@ -23,39 +30,75 @@ export interface DelimitedRow {
 export interface DelimitedTable {
   /** Header keys in column order. */
   header: string[];
+  /**
+   * Header cells as written, blanks folded (for headers that carry a date, like `Prezzo
+   * Pubblico 15 settembre 2026`); the header keys for a workbook.
+   */
+  headerText: string[];
   rows: DelimitedRow[];
   /** True when the file was a workbook (its rows have no fixed width to check). */
   workbook: boolean;
 }
 
-// A report puts its header within its first rows; further down is data, not a header.
-const HEADER_SEARCH_ROWS = 40;
+/** A header predicate over header keys. */
+export type IsHeader = (keys: string[]) => boolean;
 
-function textTable(file: InputFile, isHeader: (keys: string[]) => boolean, what: string): DelimitedTable {
-  const text = decodeDelimitedText(file.content);
-  const records = splitRecords(text, detectSeparator(text));
-  const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => isHeader(r.fields.map(headerKey)));
-  if (at < 0) throw new FileRejectedError(file.name, `no header row naming ${what} in the first ${HEADER_SEARCH_ROWS} lines`);
-  const header = records[at]!.fields.map(headerKey);
+// AIFA and Infarmed put a title or a note of a line or two above the header.
+const AIFA_HEADER_SEARCH_LINES = 20;
+// A Nordic report puts its header within its first rows; further down is data, not a header.
+const LIST_HEADER_SEARCH_ROWS = 40;
+
+/** Position of each header key (the first, when a key repeats). */
+export function columnIndex(header: readonly string[]): ReadonlyMap<string, number> {
   const index = new Map<string, number>();
-  header.forEach((name, i) => { if (name && !index.has(name)) index.set(name, i); });
-  // Spreadsheet CSV exports end with rows of bare separators (`;;;;`): no data, not malformed.
-  const rows = records.slice(at + 1).filter((r) => r.fields.some((f) => f.trim() !== '')).map((r): DelimitedRow => ({
-    line: r.line,
-    width: r.fields.length,
-    // Callers pass header keys already; folding is only the fallback (it costs per cell).
-    get: (column) => (r.fields[index.get(column) ?? index.get(headerKey(column)) ?? -1] ?? '').trim(),
-  }));
-  return { header, rows, workbook: false };
+  header.forEach((name, i) => { if (name !== '' && !index.has(name)) index.set(name, i); });
+  return index;
 }
 
-/** Reads a list as a table; a file with no recognisable header row is rejected. */
-export async function readDelimitedTable(file: InputFile, isHeader: (keys: string[]) => boolean, what: string): Promise<DelimitedTable> {
+/** A row of fields read through a header's column index. */
+export function delimitedRow(index: ReadonlyMap<string, number>, line: number, fields: readonly string[]): DelimitedRow {
+  return {
+    line,
+    width: fields.length,
+    // Callers pass header keys already; folding is only the fallback (it costs per cell).
+    get: (column) => (fields[index.get(column) ?? index.get(headerKey(column)) ?? -1] ?? '').trim(),
+  };
+}
+
+/**
+ * The table below the first of the first `searchDepth` records whose header keys satisfy
+ * `isHeader`; the file is rejected when none does. Rows of empty fields (the `;;;;` a
+ * spreadsheet export ends with) are no data and not malformed: they are left out.
+ */
+export function recordsTable(file: string, records: readonly CsvRecord[], isHeader: IsHeader, what: string, searchDepth: number): DelimitedTable {
+  const at = records.slice(0, searchDepth).findIndex((r) => isHeader(r.fields.map(headerKey)));
+  if (at < 0) throw new FileRejectedError(file, `no header row naming ${what} in the first ${searchDepth} lines`);
+  const headerText = records[at]!.fields.map((f) => f.replace(/\s+/g, ' ').trim());
+  const header = headerText.map(headerKey);
+  const index = columnIndex(header);
+  const rows = records.slice(at + 1)
+    .filter((r) => r.fields.some((f) => f.trim() !== ''))
+    .map((r) => delimitedRow(index, r.line, r.fields));
+  return { header, headerText, rows, workbook: false };
+}
+
+/** An AIFA or Infomed list (UTF-8 or Windows-1252 text) as a table; rejected without a header row. */
+export function delimitedTable(file: InputFile, isHeader: IsHeader, what: string): DelimitedTable {
+  const text = decodeUtf8OrLatin(file.content);
+  return recordsTable(file.name, delimitedRecords(text, detectSeparator(text)), isHeader, what, AIFA_HEADER_SEARCH_LINES);
+}
+
+/** Reads a Nordic list, workbook or text, as a table; a file with no recognisable header row is rejected. */
+export async function readDelimitedTable(file: InputFile, isHeader: IsHeader, what: string): Promise<DelimitedTable> {
   const zip = file.content[0] === 0x50 && file.content[1] === 0x4b;
-  if (!zip) return textTable(file, isHeader, what);
+  if (!zip) {
+    const text = decodeDelimitedText(file.content);
+    return recordsTable(file.name, splitRecords(text, detectSeparator(text)), isHeader, what, LIST_HEADER_SEARCH_ROWS);
+  }
   const sheet = await sheetTable(file.name, file.content, isHeader, what);
   return {
     header: sheet.header,
+    headerText: sheet.header,
     rows: sheet.rows.map((r) => ({ line: r.line, width: sheet.header.length, get: r.get })),
     workbook: true,
   };
@@ -64,6 +107,11 @@ export async function readDelimitedTable(file: InputFile, isHeader: (keys: strin
 /** The first of `names` (header keys) the table has, or undefined. */
 export function pickColumn(header: readonly string[], names: readonly string[]): string | undefined {
   return names.find((n) => header.includes(n));
+}
+
+/** The first header key starting with one of `prefixes` (dated headers such as `prezzo pubblico 15 settembre 2026`). */
+export function columnStartingWith(header: readonly string[], prefixes: readonly string[]): string | undefined {
+  return header.find((h) => prefixes.some((p) => h.startsWith(p)));
 }
 
 /**

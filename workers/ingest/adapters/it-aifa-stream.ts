@@ -19,8 +19,9 @@ import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
-import { columnIndex, delimitedRow, detectSeparator, splitLine } from './delimited-records.ts';
-import type { DelimitedRow } from './delimited-records.ts';
+import { columnIndex, delimitedRow } from './delimited-table.ts';
+import { detectSeparator, splitLine } from './delimited-text.ts';
+import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
 import type { AifaRole } from './it-aifa-files.ts';
 import { addRegisterRow, checkRegisterRow, registerSubstance } from './it-aifa-register.ts';
@@ -79,7 +80,7 @@ async function openAnnex(file: InputFile, head: LineFile | null): Promise<Opened
   if (!head) return openWhole(file);
   const rows: DelimitedRow[] = [];
   for await (const row of lineRows(head)) rows.push(row);
-  return { file, role: head.role, table: { header: head.header, headerText: head.headerText, rows } };
+  return { file, role: head.role, table: { header: head.header, headerText: head.headerText, rows, workbook: false } };
 }
 
 interface Checked { read: number; kept: number; contiguous: boolean; aics: Set<string> }

@@ -22,7 +22,7 @@ import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, isoFromDayFirst, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
-import { delimitedTable, pickColumn } from './delimited-records.ts';
+import { delimitedTable, pickColumn } from './delimited-table.ts';
 import { PT_COLUMNS, marketingStatus, notReimbursed, presentation, reimbursementRate } from './pt-infomed-columns.ts';
 import type { PtField } from './pt-infomed-columns.ts';
 import { sheetTable } from './sheet-table.ts';

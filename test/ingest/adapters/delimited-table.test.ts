@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  columnStartingWith, delimitedTable, listDate, pickColumn, readDelimitedTable,
+} from '../../../workers/ingest/adapters/delimited-table.ts';
+
+const hasAic = (keys: string[]) => keys.includes('codice_aic');
+const hasVnr = (keys: string[]) => keys.includes('vnr');
+
+describe('delimitedTable (AIFA and Infomed lists)', () => {
+  it('finds the header below title lines, reads cells by header key whatever the case, and skips empty lines', () => {
+    const content = Buffer.from('Elenco del 01/11/2026\r\nCODICE_AIC;Denominazione\r\n026846016;GLUCOPHAGE\r\n;\r\n', 'latin1');
+    const table = delimitedTable({ name: 'x.csv', content }, hasAic, 'CODICE_AIC');
+    expect(table.header).toEqual(['codice_aic', 'denominazione']);
+    expect(table.workbook).toBe(false);
+    expect(table.rows.map((r) => [r.line, r.get('codice_aic'), r.get('denominazione'), r.width])).toEqual([[3, '026846016', 'GLUCOPHAGE', 2]]);
+    expect(() => delimitedTable({ name: 'x.csv', content: Buffer.from('a;b\n1;2\n') }, hasAic, 'CODICE_AIC')).toThrow(/x\.csv: no header row naming CODICE_AIC in the first 20 lines/);
+  });
+
+  it('keeps the header as written beside its keys (a header spanning two lines, a dated price column)', () => {
+    const content = Buffer.from('"Codice\r\nAIC";Prezzo  Pubblico 15 settembre 2026\r\n012345678;"1,50"\r\n');
+    const table = delimitedTable({ name: 'h.csv', content }, (keys) => keys.includes('codice aic'), 'AIC');
+    expect(table.headerText).toEqual(['Codice AIC', 'Prezzo Pubblico 15 settembre 2026']);
+    expect(table.header).toEqual(['codice aic', 'prezzo pubblico 15 settembre 2026']);
+    expect(table.rows.map((r) => [r.line, r.get('codice aic')])).toEqual([[3, '012345678']]);
+    expect(columnStartingWith(table.header, ['prezzo pubblico'])).toBe('prezzo pubblico 15 settembre 2026');
+    expect(columnStartingWith(table.header, ['prezzo ex-factory'])).toBeUndefined();
+  });
+
+  it('looks for the header in the first 20 lines only', () => {
+    const titles = Array.from({ length: 20 }, (_, i) => `nota ${i}`).join('\n');
+    expect(() => delimitedTable({ name: 'x.csv', content: Buffer.from(`${titles}\nCODICE_AIC;X\n1;2`) }, hasAic, 'CODICE_AIC')).toThrow(/first 20 lines/);
+  });
+});
+
+describe('readDelimitedTable (Nordic lists)', () => {
+  it('reads UTF-16 text with tabs below a title row, cells by header key (folded as a fallback)', async () => {
+    const text = 'Lääkeluettelo 1.3.2019\r\nVNR\tKauppanimi\tHinta\r\n012345\tPanadol\t1,50\r\n\t\t\r\n';
+    const content = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const table = await readDelimitedTable({ name: 'kela.txt', content }, hasVnr, 'VNR');
+    expect(table.header).toEqual(['vnr', 'kauppanimi', 'hinta']);
+    expect(table.workbook).toBe(false);
+    expect(table.rows.map((r) => [r.line, r.width, r.get('vnr'), r.get('Kauppanimi'), r.get('hinta')])).toEqual([[3, 3, '012345', 'Panadol', '1,50']]);
+  });
+
+  it('opens a quote after blanks and reads Windows-1252', async () => {
+    const content = Buffer.concat([Buffer.from('VNR;Nimi\n1; "A;B '), Buffer.from([0x80]), Buffer.from('"\n')]);
+    const table = await readDelimitedTable({ name: 'x.csv', content }, hasVnr, 'VNR');
+    expect(table.rows.map((r) => r.get('nimi'))).toEqual(['A;B €']);
+  });
+
+  it('rejects a list without a header row in its first 40 lines', async () => {
+    const titles = Array.from({ length: 40 }, (_, i) => `rivi ${i}`).join('\n');
+    await expect(readDelimitedTable({ name: 'x.csv', content: Buffer.from(`${titles}\nVNR;X\n1;2`) }, hasVnr, 'VNR')).rejects.toThrow(/x\.csv: no header row naming VNR in the first 40 lines/);
+  });
+});
+
+describe('pickColumn and listDate', () => {
+  it('picks the first alternative header name the table has', () => {
+    expect(pickColumn(['vnr', 'varunummer'], ['nplpackid', 'varunummer', 'vnr'])).toBe('varunummer');
+    expect(pickColumn(['vnr'], ['atc'])).toBeUndefined();
+  });
+
+  it('reads ISO, compact and day-first dates, refusing impossible ones', () => {
+    expect(['2019-03-01', '2019-03-01 00:00:00', '20190301', '1.3.2019', '01.03.2019', '', '31.2.2019', 'maaliskuu'].map(listDate))
+      .toEqual(['2019-03-01', '2019-03-01', '2019-03-01', '2019-03-01', '2019-03-01', '', null, null]);
+  });
+});
