@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  columnStartingWith, delimitedTable, listDate, pickColumn, readDelimitedTable,
+  columnStartingWith, csvTable, delimitedTable, listDate, pickColumn, readDelimitedTable,
 } from '../../../workers/ingest/adapters/delimited-table.ts';
 
 const hasAic = (keys: string[]) => keys.includes('codice_aic');
@@ -51,6 +51,23 @@ describe('readDelimitedTable (Nordic lists)', () => {
   it('rejects a list without a header row in its first 40 lines', async () => {
     const titles = Array.from({ length: 40 }, (_, i) => `rivi ${i}`).join('\n');
     await expect(readDelimitedTable({ name: 'x.csv', content: Buffer.from(`${titles}\nVNR;X\n1;2`) }, hasVnr, 'VNR')).rejects.toThrow(/x\.csv: no header row naming VNR in the first 40 lines/);
+  });
+});
+
+describe('csvTable (a report exported as CSV as well as xlsx)', () => {
+  const isReport = (keys: string[]) => keys.includes('name of medicine') && keys.includes('ema product number');
+
+  it('keeps the separator whose header splits into the most columns, title lines and quoted line breaks included', () => {
+    const text = 'Medicines output, 26/11/2026\r\n\r\nName of medicine;EMA product number;"Species\n(veterinary)"\r\nAbilify;EMEA/H/C/000471;\r\n"Ab, cd";EMEA/H/C/000472;Dogs\r\n';
+    const table = csvTable('r.csv', Buffer.from(text), isReport, 'Name of medicine');
+    expect(table.header).toEqual(['name of medicine', 'ema product number', 'species (veterinary)']);
+    expect(table.rows.map((r) => [r.line, r.get('name of medicine'), r.raw('species (veterinary)')])).toEqual([[5, 'Abilify', undefined], [6, 'Ab, cd', 'Dogs']]);
+  });
+
+  it('reads a UTF-16 export and rejects one without the header', () => {
+    const content = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name of medicine\tEMA product number\r\nÆrius\tEMEA/H/C/000313\r\n', 'utf16le')]);
+    expect(csvTable('r.csv', content, isReport, 'x').rows.map((r) => r.get('name of medicine'))).toEqual(['Ærius']);
+    expect(() => csvTable('r.csv', Buffer.from('a,b\n1,2\n'), isReport, 'Name of medicine')).toThrow(/r\.csv: no header line naming Name of medicine near the top/);
   });
 });
 

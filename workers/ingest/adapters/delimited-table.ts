@@ -10,13 +10,16 @@
  *   first 20 lines;
  * - `readDelimitedTable` (the Nordic lists: Fimea, Kela, TLV): an xlsx workbook or text in
  *   UTF-8, UTF-16 or Windows-1252, blanks before a quote allowed, header within the first 40.
+ * `csvTable` reads the CSV of a report also published as xlsx (the EMA's) into the workbook's
+ * own table shape (sheet-table.ts), so one reader serves both.
  * The text below both (decoding, separators, quoted fields) is delimited-text.ts.
  */
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
-import { decodeDelimitedText, decodeUtf8OrLatin, delimitedRecords, detectSeparator, splitRecords } from './delimited-text.ts';
+import { decodeDelimitedText, decodeUtf8OrLatin, delimitedRecords, detectSeparator, parseCsv, splitRecords } from './delimited-text.ts';
 import type { CsvRecord } from './delimited-text.ts';
-import { headerKey, sheetTable } from './sheet-table.ts';
+import { headerKey, rowsTable, sheetTable } from './sheet-table.ts';
+import type { SheetTable } from './sheet-table.ts';
 
 /** A data row below the header: its line and its cells by header key. */
 export interface DelimitedRow {
@@ -47,6 +50,8 @@ export type IsHeader = (keys: string[]) => boolean;
 const AIFA_HEADER_SEARCH_LINES = 20;
 // A Nordic report puts its header within its first rows; further down is data, not a header.
 const LIST_HEADER_SEARCH_ROWS = 40;
+// A report's CSV export is comma separated unless saved under a continental locale.
+const CSV_SEPARATORS = [',', ';', '\t'] as const;
 
 /** Position of each header key (the first, when a key repeats). */
 export function columnIndex(header: readonly string[]): ReadonlyMap<string, number> {
@@ -102,6 +107,32 @@ export async function readDelimitedTable(file: InputFile, isHeader: IsHeader, wh
     rows: sheet.rows.map((r) => ({ line: r.line, width: sheet.header.length, get: r.get })),
     workbook: true,
   };
+}
+
+/**
+ * A report's CSV export as the table its workbook gives (the EMA's medicines report): text
+ * decoded as `decodeDelimitedText` does, records split strictly (RFC 4180; the report's quoted
+ * headers hold line breaks, "Species\n(veterinary)"), title lines above the header skipped as in
+ * the workbook. Each separator (comma, semicolon, tab: an export saved under a continental
+ * locale uses `;`) is tried and the one whose header splits into the most columns kept; the
+ * file is rejected when none finds the header.
+ */
+export function csvTable(file: string, content: Buffer, isHeader: IsHeader, what: string): SheetTable {
+  const text = decodeDelimitedText(content);
+  let best: SheetTable | null = null;
+  for (const separator of CSV_SEPARATORS) {
+    const rows = parseCsv(text, separator).map((r) => ({ row: r.line, cells: r.fields.map((f) => (f.trim() === '' ? undefined : f)) }));
+    let table: SheetTable;
+    try {
+      table = rowsTable(file, { rows, date1904: false }, isHeader, what);
+    } catch (error) {
+      if (error instanceof FileRejectedError) continue;
+      throw error;
+    }
+    if (!best || table.header.length > best.header.length) best = table;
+  }
+  if (!best) throw new FileRejectedError(file, `no header line naming ${what} near the top (comma, semicolon or tab separated)`);
+  return best;
 }
 
 /** The first of `names` (header keys) the table has, or undefined. */
