@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  columnStartingWith, csvTable, delimitedTable, listDate, pickColumn, readDelimitedTable,
+  columnIndex, columnStartingWith, csvTable, delimitedRow, delimitedTable, headerRecord, listDate, pickColumn, readDelimitedTable,
 } from '../../../workers/ingest/adapters/delimited-table.ts';
 
 const hasAic = (keys: string[]) => keys.includes('codice_aic');
@@ -68,6 +68,21 @@ describe('csvTable (a report exported as CSV as well as xlsx)', () => {
     const content = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name of medicine\tEMA product number\r\nÆrius\tEMEA/H/C/000313\r\n', 'utf16le')]);
     expect(csvTable('r.csv', content, isReport, 'x').rows.map((r) => r.get('name of medicine'))).toEqual(['Ærius']);
     expect(() => csvTable('r.csv', Buffer.from('a,b\n1,2\n'), isReport, 'Name of medicine')).toThrow(/r\.csv: no header line naming Name of medicine near the top/);
+  });
+});
+
+describe('headerRecord, columnIndex and delimitedRow (the parts a reader of its own uses)', () => {
+  it('finds the header record within the search depth only', () => {
+    const records = [{ line: 1, fields: ['Liste'] }, { line: 2, fields: ['PZN', 'Name'] }, { line: 3, fields: ['1', 'A'] }];
+    expect(headerRecord(records, (keys) => keys.includes('pzn'), 40)).toBe(1);
+    expect(headerRecord(records, (keys) => keys.includes('pzn'), 1)).toBe(-1);
+  });
+
+  it('reads a row by the first column of a repeated key, ignoring empty header cells, and trims cells', () => {
+    const index = columnIndex(['pzn', '', 'name', 'pzn']);
+    expect([...index]).toEqual([['pzn', 0], ['name', 2]]);
+    const row = delimitedRow(index, 7, [' 01234567 ', 'x', ' Aspirin', '999']);
+    expect([row.line, row.width, row.get('pzn'), row.get('Name'), row.get('preis')]).toEqual([7, 4, '01234567', 'Aspirin', '']);
   });
 });
 

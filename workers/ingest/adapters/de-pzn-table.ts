@@ -7,6 +7,8 @@
  */
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
+import { columnIndex, delimitedRow, headerRecord } from './delimited-table.ts';
+import type { IsHeader } from './delimited-table.ts';
 import { decodeUtf8OrLatin, detectSeparator, parseCsv } from './delimited-text.ts';
 import { headerKey, sheetTable } from './sheet-table.ts';
 
@@ -20,16 +22,14 @@ export interface Table {
 // A list puts its header within its first rows; further down is data, not a header.
 const HEADER_SEARCH_ROWS = 40;
 
-function delimitedTable(text: string, isHeader: (keys: string[]) => boolean): Table | null {
+function delimitedTable(text: string, isHeader: IsHeader): Table | null {
   const records = parseCsv(text, detectSeparator(text), { looseBlanks: true });
-  const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => r.fields.length > 1 && isHeader(r.fields.map(headerKey)));
+  const at = headerRecord(records, (keys) => keys.length > 1 && isHeader(keys), HEADER_SEARCH_ROWS);
   if (at < 0) return null;
   const header = records[at]!.fields.map(headerKey);
-  return {
-    header,
-    layout: 'delimited',
-    rows: records.slice(at + 1).map((r) => ({ line: r.line, get: (column: string) => (r.fields[header.indexOf(column)] ?? '').trim() })),
-  };
+  const index = columnIndex(header);
+  // A row of bare separators stays a row: the list reports it ("no PZN") rather than dropping it.
+  return { header, layout: 'delimited', rows: records.slice(at + 1).map((r) => delimitedRow(index, r.line, r.fields)) };
 }
 
 /** Start offsets of the header's column titles: runs of text separated by two or more spaces (or a tab). */

@@ -70,13 +70,18 @@ export function delimitedRow(index: ReadonlyMap<string, number>, line: number, f
   };
 }
 
+/** Index of the first of the first `searchDepth` records whose header keys satisfy `isHeader`, or -1. */
+export function headerRecord(records: readonly CsvRecord[], isHeader: IsHeader, searchDepth: number): number {
+  return records.slice(0, searchDepth).findIndex((r) => isHeader(r.fields.map(headerKey)));
+}
+
 /**
  * The table below the first of the first `searchDepth` records whose header keys satisfy
  * `isHeader`; the file is rejected when none does. Rows of empty fields (the `;;;;` a
  * spreadsheet export ends with) are no data and not malformed: they are left out.
  */
 export function recordsTable(file: string, records: readonly CsvRecord[], isHeader: IsHeader, what: string, searchDepth: number): DelimitedTable {
-  const at = records.slice(0, searchDepth).findIndex((r) => isHeader(r.fields.map(headerKey)));
+  const at = headerRecord(records, isHeader, searchDepth);
   if (at < 0) throw new FileRejectedError(file, `no header row naming ${what} in the first ${searchDepth} lines`);
   const headerText = records[at]!.fields.map((f) => f.replace(/\s+/g, ' ').trim());
   const header = headerText.map(headerKey);
