@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decodeDelimitedText, delimitedRecords, detectSeparator, isZip, parseCsv, splitLine, splitRecords,
+  decodeDelimitedText, delimitedRecords, detectSeparator, firstLineSeparator, isZip, parseCsv, splitLine, splitRecords,
 } from '../../../workers/ingest/adapters/delimited-text.ts';
 
 describe('decodeDelimitedText', () => {
@@ -31,6 +31,15 @@ describe('detectSeparator', () => {
     expect(detectSeparator('a,b;c\n1,5;2')).toBe(';');
     expect(detectSeparator('a,b,c\n"1,5";2,3')).toBe(',');
     expect(detectSeparator('only one column')).toBe(';');
+  });
+});
+
+describe('firstLineSeparator', () => {
+  it('takes `;` only when the first line holds more semicolons than commas', () => {
+    expect(firstLineSeparator('CN;PVP;"Nombre, forma"\r\n1,2,3,4,5')).toBe(';');
+    expect(firstLineSeparator('a,b;c,d\n;;;;;;')).toBe(',');
+    expect(firstLineSeparator('a;b,c')).toBe(',');
+    expect(firstLineSeparator('a;b')).toBe(';');
   });
 });
 

@@ -75,6 +75,17 @@ export function detectSeparator(text: string): string {
   return [';', '\t', ','].map((sep) => [sep, count(sep)] as const).sort((a, b) => b[1] - a[1])[0]![0];
 }
 
+/**
+ * `;` when the first line holds more semicolons than commas, else `,`: for a file whose first
+ * line is its header (the Swiss SL group lists, Spain's billing list), where a comma inside a
+ * quoted header name must not outvote the semicolons.
+ */
+export function firstLineSeparator(text: string): ';' | ',' {
+  const end = text.indexOf('\n');
+  const first = end < 0 ? text : text.slice(0, end);
+  return first.split(';').length > first.split(',').length ? ';' : ',';
+}
+
 /** A delimited record: its fields and the line it starts on. */
 export interface CsvRecord {
   line: number;
