@@ -1,6 +1,7 @@
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import {
-  columnIndex, columnStartingWith, csvTable, delimitedRow, delimitedTable, headerRecord, listDate, pickColumn, readDelimitedTable,
+  columnIndex, columnStartingWith, csvTable, delimitedRow, delimitedTable, headerRecord, listDate, pickColumn, readDelimitedTable, readListTable,
 } from '../../../workers/ingest/adapters/delimited-table.ts';
 
 const hasAic = (keys: string[]) => keys.includes('codice_aic');
@@ -51,6 +52,29 @@ describe('readDelimitedTable (Nordic lists)', () => {
   it('rejects a list without a header row in its first 40 lines', async () => {
     const titles = Array.from({ length: 40 }, (_, i) => `rivi ${i}`).join('\n');
     await expect(readDelimitedTable({ name: 'x.csv', content: Buffer.from(`${titles}\nVNR;X\n1;2`) }, hasVnr, 'VNR')).rejects.toThrow(/x\.csv: no header row naming VNR in the first 40 lines/);
+  });
+});
+
+describe('readListTable (a workbook or text)', () => {
+  async function workbook(rows: unknown[][]): Promise<Buffer> {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Lista');
+    for (const row of rows) sheet.addRow(row);
+    return Buffer.from(await book.xlsx.writeBuffer());
+  }
+
+  it('reads the first worksheet below its title rows, rows as wide as the header', async () => {
+    const content = await workbook([['Infomed 26.11.2026'], [], ['CODICE_AIC', 'Denominazione', 'Prezzo'], ['026846016', 'GLUCOPHAGE', 1.5]]);
+    const table = await readListTable({ name: 'x.xlsx', content }, hasAic, 'CODICE_AIC', delimitedTable);
+    expect(table.workbook).toBe(true);
+    expect(table.header).toEqual(['codice_aic', 'denominazione', 'prezzo']);
+    expect(table.rows.map((r) => [r.line, r.width, r.get('codice_aic'), r.get('prezzo')])).toEqual([[4, 3, '026846016', '1.5']]);
+  });
+
+  it('hands text to the text reader, also text that starts with "PK"', async () => {
+    const content = Buffer.from('PK list\nCODICE_AIC;X\n1;2\n');
+    const table = await readListTable({ name: 'x.csv', content }, hasAic, 'CODICE_AIC', delimitedTable);
+    expect([table.workbook, table.rows.map((r) => r.get('x'))]).toEqual([false, ['2']]);
   });
 });
 

@@ -9,7 +9,7 @@ import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { columnIndex, delimitedRow, headerRecord } from './delimited-table.ts';
 import type { IsHeader } from './delimited-table.ts';
-import { decodeUtf8OrLatin, detectSeparator, parseCsv } from './delimited-text.ts';
+import { decodeUtf8OrLatin, detectSeparator, isZip, parseCsv } from './delimited-text.ts';
 import { headerKey, sheetTable } from './sheet-table.ts';
 
 export interface Table {
@@ -75,7 +75,7 @@ function fixedWidthTable(text: string, isHeader: (keys: string[]) => boolean): T
 
 /** The list's table; rejected when no header naming a PZN column is found. */
 export async function readPznTable(file: InputFile, isHeader: (keys: string[]) => boolean): Promise<Table> {
-  if (file.content[0] === 0x50 && file.content[1] === 0x4b) {
+  if (isZip(file.content)) {
     const sheet = await sheetTable(file.name, file.content, isHeader, 'a PZN column');
     return { header: sheet.header, rows: sheet.rows, layout: 'xlsx' };
   }

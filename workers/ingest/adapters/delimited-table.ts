@@ -16,7 +16,7 @@
  */
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
-import { decodeDelimitedText, decodeUtf8OrLatin, delimitedRecords, detectSeparator, parseCsv, splitRecords } from './delimited-text.ts';
+import { decodeDelimitedText, decodeUtf8OrLatin, delimitedRecords, detectSeparator, isZip, parseCsv, splitRecords } from './delimited-text.ts';
 import type { CsvRecord } from './delimited-text.ts';
 import { headerKey, rowsTable, sheetTable } from './sheet-table.ts';
 import type { SheetTable } from './sheet-table.ts';
@@ -45,6 +45,9 @@ export interface DelimitedTable {
 
 /** A header predicate over header keys. */
 export type IsHeader = (keys: string[]) => boolean;
+
+/** Reads a text file as a table (`delimitedTable`, `listTextTable`). */
+export type TextTableReader = (file: InputFile, isHeader: IsHeader, what: string) => DelimitedTable;
 
 // AIFA and Infarmed put a title or a note of a line or two above the header.
 const AIFA_HEADER_SEARCH_LINES = 20;
@@ -98,13 +101,13 @@ export function delimitedTable(file: InputFile, isHeader: IsHeader, what: string
   return recordsTable(file.name, delimitedRecords(text, detectSeparator(text)), isHeader, what, AIFA_HEADER_SEARCH_LINES);
 }
 
-/** Reads a Nordic list, workbook or text, as a table; a file with no recognisable header row is rejected. */
-export async function readDelimitedTable(file: InputFile, isHeader: IsHeader, what: string): Promise<DelimitedTable> {
-  const zip = file.content[0] === 0x50 && file.content[1] === 0x4b;
-  if (!zip) {
-    const text = decodeDelimitedText(file.content);
-    return recordsTable(file.name, splitRecords(text, detectSeparator(text)), isHeader, what, LIST_HEADER_SEARCH_ROWS);
-  }
+/**
+ * A list published as an xlsx workbook or as text, read as one table: a zip container is the
+ * workbook (its first worksheet, header within the first 40 rows, rows as wide as the header);
+ * anything else goes to `readText`.
+ */
+export async function readListTable(file: InputFile, isHeader: IsHeader, what: string, readText: TextTableReader): Promise<DelimitedTable> {
+  if (!isZip(file.content)) return readText(file, isHeader, what);
   const sheet = await sheetTable(file.name, file.content, isHeader, what);
   return {
     header: sheet.header,
@@ -112,6 +115,17 @@ export async function readDelimitedTable(file: InputFile, isHeader: IsHeader, wh
     rows: sheet.rows.map((r) => ({ line: r.line, width: sheet.header.length, get: r.get })),
     workbook: true,
   };
+}
+
+/** A Nordic list's text (UTF-8, UTF-16 or Windows-1252; blanks before a quote allowed) as a table. */
+export function listTextTable(file: InputFile, isHeader: IsHeader, what: string): DelimitedTable {
+  const text = decodeDelimitedText(file.content);
+  return recordsTable(file.name, splitRecords(text, detectSeparator(text)), isHeader, what, LIST_HEADER_SEARCH_ROWS);
+}
+
+/** Reads a Nordic list, workbook or text, as a table; a file with no recognisable header row is rejected. */
+export function readDelimitedTable(file: InputFile, isHeader: IsHeader, what: string): Promise<DelimitedTable> {
+  return readListTable(file, isHeader, what, listTextTable);
 }
 
 /**
