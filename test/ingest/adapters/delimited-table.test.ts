@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import {
-  columnIndex, columnStartingWith, csvTable, delimitedRow, delimitedTable, headerRecord, listDate, pickColumn, readDelimitedTable, readListTable,
+  columnIndex, columnStartingWith, csvTable, dataRow, delimitedRow, delimitedTable, headerCells, headerRecord, listDate, pickColumn,
+  readDelimitedTable, readListTable,
 } from '../../../workers/ingest/adapters/delimited-table.ts';
 
 const hasAic = (keys: string[]) => keys.includes('codice_aic');
@@ -107,6 +108,16 @@ describe('headerRecord, columnIndex and delimitedRow (the parts a reader of its 
     expect([...index]).toEqual([['pzn', 0], ['name', 2]]);
     const row = delimitedRow(index, 7, [' 01234567 ', 'x', ' Aspirin', '999']);
     expect([row.line, row.width, row.get('pzn'), row.get('Name'), row.get('preis')]).toEqual([7, 4, '01234567', 'Aspirin', '']);
+  });
+
+  it('reads a header as written and as keys, and no row from a record of empty fields', () => {
+    expect(headerCells([' Prezzo\n Pubblico  15 settembre 2026 ', 'CODICE_AIC:'])).toEqual({
+      headerText: ['Prezzo Pubblico 15 settembre 2026', 'CODICE_AIC:'],
+      header: ['prezzo pubblico 15 settembre 2026', 'codice_aic'],
+    });
+    const index = columnIndex(['codice_aic']);
+    expect(dataRow(index, 4, ['', ' ', ''])).toBeNull();
+    expect(dataRow(index, 5, ['', '1'])?.width).toBe(2);
   });
 });
 

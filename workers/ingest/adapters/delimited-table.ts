@@ -73,6 +73,20 @@ export function delimitedRow(index: ReadonlyMap<string, number>, line: number, f
   };
 }
 
+/** A header record's cells as written (blanks folded, for dated headers) and as header keys. */
+export function headerCells(fields: readonly string[]): { headerText: string[]; header: string[] } {
+  const headerText = fields.map((f) => f.replace(/\s+/g, ' ').trim());
+  return { headerText, header: headerText.map(headerKey) };
+}
+
+/**
+ * The data row of a record below the header, or null for a record of empty fields: the `;;;;`
+ * a spreadsheet export ends with is no data and not malformed.
+ */
+export function dataRow(index: ReadonlyMap<string, number>, line: number, fields: readonly string[]): DelimitedRow | null {
+  return fields.some((f) => f.trim() !== '') ? delimitedRow(index, line, fields) : null;
+}
+
 /** Index of the first of the first `searchDepth` records whose header keys satisfy `isHeader`, or -1. */
 export function headerRecord(records: readonly CsvRecord[], isHeader: IsHeader, searchDepth: number): number {
   return records.slice(0, searchDepth).findIndex((r) => isHeader(r.fields.map(headerKey)));
@@ -80,18 +94,18 @@ export function headerRecord(records: readonly CsvRecord[], isHeader: IsHeader, 
 
 /**
  * The table below the first of the first `searchDepth` records whose header keys satisfy
- * `isHeader`; the file is rejected when none does. Rows of empty fields (the `;;;;` a
- * spreadsheet export ends with) are no data and not malformed: they are left out.
+ * `isHeader`; the file is rejected when none does. Records of empty fields are left out (`dataRow`).
  */
 export function recordsTable(file: string, records: readonly CsvRecord[], isHeader: IsHeader, what: string, searchDepth: number): DelimitedTable {
   const at = headerRecord(records, isHeader, searchDepth);
   if (at < 0) throw new FileRejectedError(file, `no header row naming ${what} in the first ${searchDepth} lines`);
-  const headerText = records[at]!.fields.map((f) => f.replace(/\s+/g, ' ').trim());
-  const header = headerText.map(headerKey);
+  const { headerText, header } = headerCells(records[at]!.fields);
   const index = columnIndex(header);
-  const rows = records.slice(at + 1)
-    .filter((r) => r.fields.some((f) => f.trim() !== ''))
-    .map((r) => delimitedRow(index, r.line, r.fields));
+  const rows: DelimitedRow[] = [];
+  for (const r of records.slice(at + 1)) {
+    const row = dataRow(index, r.line, r.fields);
+    if (row) rows.push(row);
+  }
   return { header, headerText, rows, workbook: false };
 }
 
