@@ -10,7 +10,7 @@ import type { InputFile } from './common.ts';
 import { columnIndex, delimitedRow, headerRecord } from './delimited-table.ts';
 import type { IsHeader } from './delimited-table.ts';
 import { decodeUtf8OrLatin, detectSeparator, isZip, parseCsv } from './delimited-text.ts';
-import { headerKey, sheetTable } from './sheet-table.ts';
+import { HEADER_SEARCH_ROWS, headerKey, sheetTable } from './sheet-table.ts';
 
 export interface Table {
   header: string[];
@@ -18,9 +18,6 @@ export interface Table {
   /** How the file was read, for the file report. */
   layout: 'delimited' | 'fixed-width' | 'xlsx';
 }
-
-// A list puts its header within its first rows; further down is data, not a header.
-const HEADER_SEARCH_ROWS = 40;
 
 function delimitedTable(text: string, isHeader: IsHeader): Table | null {
   const records = parseCsv(text, detectSeparator(text), { looseBlanks: true });

@@ -18,7 +18,7 @@ import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { decodeDelimitedText, decodeUtf8OrLatin, delimitedRecords, detectSeparator, isZip, parseCsv, splitRecords } from './delimited-text.ts';
 import type { CsvRecord } from './delimited-text.ts';
-import { headerKey, rowsTable, sheetTable } from './sheet-table.ts';
+import { HEADER_SEARCH_ROWS, headerKey, rowsTable, sheetTable } from './sheet-table.ts';
 import type { SheetTable } from './sheet-table.ts';
 
 /** A data row below the header: its line and its cells by header key. */
@@ -49,10 +49,8 @@ export type IsHeader = (keys: string[]) => boolean;
 /** Reads a text file as a table (`delimitedTable`, `listTextTable`). */
 export type TextTableReader = (file: InputFile, isHeader: IsHeader, what: string) => DelimitedTable;
 
-// AIFA and Infarmed put a title or a note of a line or two above the header.
-const AIFA_HEADER_SEARCH_LINES = 20;
-// A Nordic report puts its header within its first rows; further down is data, not a header.
-const LIST_HEADER_SEARCH_ROWS = 40;
+/** AIFA and Infarmed put a title or a note of a line or two above the header (the AIFA stream looks as deep). */
+export const AIFA_HEADER_SEARCH_LINES = 20;
 // A report's CSV export is comma separated unless saved under a continental locale.
 const CSV_SEPARATORS = [',', ';', '\t'] as const;
 
@@ -134,7 +132,7 @@ export async function readListTable(file: InputFile, isHeader: IsHeader, what: s
 /** A Nordic list's text (UTF-8, UTF-16 or Windows-1252; blanks before a quote allowed) as a table. */
 export function listTextTable(file: InputFile, isHeader: IsHeader, what: string): DelimitedTable {
   const text = decodeDelimitedText(file.content);
-  return recordsTable(file.name, splitRecords(text, detectSeparator(text)), isHeader, what, LIST_HEADER_SEARCH_ROWS);
+  return recordsTable(file.name, splitRecords(text, detectSeparator(text)), isHeader, what, HEADER_SEARCH_ROWS);
 }
 
 /** Reads a Nordic list, workbook or text, as a table; a file with no recognisable header row is rejected. */

@@ -19,7 +19,7 @@ import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
-import { columnIndex, dataRow, headerCells } from './delimited-table.ts';
+import { AIFA_HEADER_SEARCH_LINES, columnIndex, dataRow, headerCells } from './delimited-table.ts';
 import { detectSeparator, splitLine } from './delimited-text.ts';
 import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
@@ -31,9 +31,6 @@ import {
 } from './it-aifa.ts';
 import type { Annexes, Opened } from './it-aifa.ts';
 import { fileLines, isUtf8File } from './line-stream.ts';
-
-// The header is the first line in AIFA's files; a copy may carry a title line or two.
-const HEADER_SEARCH_LINES = 20;
 
 /** A file whose header sits on one line, read line by line. */
 interface LineFile {
@@ -53,7 +50,7 @@ type Register = LineFile;
 async function lineHeader(file: InputFile): Promise<LineFile | null> {
   const encoding = (await isUtf8File(file)) ? 'utf-8' : 'windows-1252';
   for await (const { line, text } of fileLines(file, encoding)) {
-    if (line > HEADER_SEARCH_LINES) break;
+    if (line > AIFA_HEADER_SEARCH_LINES) break;
     const separator = detectSeparator(text);
     const { headerText, header } = headerCells(splitLine(text, separator));
     const role = roleOfHeader(header, file.name);
