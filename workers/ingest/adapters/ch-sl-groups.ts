@@ -22,6 +22,7 @@ import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, RowError, decodeUtf8OrLatin, leadingQuantity, parseCsv, parseDecimal } from './common.ts';
+import { firstLineSeparator } from './delimited-text.ts';
 import type { CsvRecord, InputFile } from './common.ts';
 
 export const CH_SL_GROUPS_FILE = 'bag_sl_group_prices.csv';
@@ -55,10 +56,7 @@ interface Group {
 
 function readTable(file: InputFile): Table {
   const text = decodeUtf8OrLatin(file.content);
-  const end = text.indexOf('\n');
-  const firstLine = end < 0 ? text : text.slice(0, end);
-  const delimiter = firstLine.split(';').length > firstLine.split(',').length ? ';' : ',';
-  const [head, ...rows] = parseCsv(text, delimiter);
+  const [head, ...rows] = parseCsv(text, firstLineSeparator(text));
   // Header names are trimmed and lower-cased: WALA's list has trailing spaces in them.
   const header = (head?.fields ?? []).map((h) => h.trim().replace(/\*+$/, '').trim().toLowerCase());
   return {

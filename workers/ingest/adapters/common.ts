@@ -6,6 +6,12 @@
 import { packUnits } from '../../../resolvers/catalogue/pack-size.ts';
 import { PROVISIONAL_NAME_PREFIX } from '../snapshot.ts';
 import type { RowProblem } from '../snapshot.ts';
+import { decodeWindows1252 } from './delimited-text.ts';
+
+// The decoders and the quote-aware splitter live with the delimited-list readers; re-exported
+// here for the adapters that read a file their own way.
+export { decodeText, decodeUtf8OrLatin, decodeWindows1252, parseCsv } from './delimited-text.ts';
+export type { CsvRecord } from './delimited-text.ts';
 
 /** One input file of an adapter, as the CLI reads it. */
 export interface InputFile {
@@ -36,42 +42,6 @@ export class ProblemLog {
   }
 }
 
-/**
- * Windows-1252 characters of bytes 0x80-0x9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ);
- * the five unassigned bytes keep their C1 code point, as the WHATWG encoding standard says.
- */
-const CP1252_C1 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f'
-  + '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
-/**
- * Windows-1252 text. Node 20's TextDecoder('windows-1252') decodes like Latin-1 and leaves
- * 0x80-0x9F as C1 controls (’ and Œ would vanish), so that range is mapped here. Single-byte,
- * so a large file can be decoded chunk by chunk.
- */
-export function decodeWindows1252(bytes: Uint8Array): string {
-  return new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_C1.charAt(c.charCodeAt(0) - 0x80));
-}
-
-/** Decodes a file; a UTF-8 byte-order mark always wins over the declared encoding. */
-export function decodeText(content: Buffer, encoding: 'utf-8' | 'windows-1252' = 'utf-8'): string {
-  const body = stripBom(content);
-  if (body !== content || encoding === 'utf-8') return new TextDecoder('utf-8').decode(body);
-  return decodeWindows1252(body);
-}
-
-/** UTF-8 when the bytes are valid UTF-8, otherwise Windows-1252 (older US exports use it). */
-export function decodeUtf8OrLatin(content: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(stripBom(content));
-  } catch {
-    return decodeWindows1252(content);
-  }
-}
-
-function stripBom(content: Buffer): Buffer {
-  return content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? content.subarray(3) : content;
-}
-
 /** A line of text with its 1-based line number. */
 export interface NumberedLine {
   line: number;
@@ -85,45 +55,6 @@ export function numberedLines(text: string): NumberedLine[] {
     if (raw.trim() !== '') out.push({ line: i + 1, text: raw });
   });
   return out;
-}
-
-/** A CSV record: its fields and the line it starts on. */
-export interface CsvRecord {
-  line: number;
-  fields: string[];
-}
-
-/**
- * RFC 4180 CSV: quoted fields may hold delimiters, doubled quotes and line breaks. The
- * delimiter is a comma unless given (Swiss manufacturer lists use `;`).
- */
-export function parseCsv(text: string, delimiter = ','): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i]!;
-    if (ch === '\n') line += 1;
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (text[i + 1] === '"') { field += '"'; i += 1; }
-      else quoted = false;
-      continue;
-    }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) { fields.push(field); field = ''; }
-    else if (ch === '\n') {
-      fields.push(field);
-      if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
-      fields = []; field = ''; start = line;
-    } else if (ch !== '\r') field += ch;
-  }
-  fields.push(field);
-  if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
-  return records;
 }
 
 /** Splits a tab-separated line; the registers here never quote fields. */

@@ -5,9 +5,12 @@
  * every form the header is the first row (within the first 40) that names a PZN column, so title
  * rows above it are skipped; cells are read by header name.
  */
-import { FileRejectedError, decodeUtf8OrLatin } from './common.ts';
+import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
-import { headerKey, sheetTable } from './sheet-table.ts';
+import { columnIndex, delimitedRow, headerRecord } from './delimited-table.ts';
+import type { IsHeader } from './delimited-table.ts';
+import { decodeUtf8OrLatin, detectSeparator, isZip, parseCsv } from './delimited-text.ts';
+import { HEADER_SEARCH_ROWS, headerKey, sheetTable } from './sheet-table.ts';
 
 export interface Table {
   header: string[];
@@ -16,47 +19,14 @@ export interface Table {
   layout: 'delimited' | 'fixed-width' | 'xlsx';
 }
 
-// A list puts its header within its first rows; further down is data, not a header.
-const HEADER_SEARCH_ROWS = 40;
-
-/** Splits delimited text with quotes (`"a;b"`, doubled quotes), keeping each record's first line number. */
-export function parseDelimited(text: string, separator: string): Array<{ line: number; fields: string[] }> {
-  const records: Array<{ line: number; fields: string[] }> = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const end = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0]!.trim() !== '') records.push({ line: start, fields });
-    fields = []; field = ''; start = line;
-  };
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i]!;
-    if (ch === '\n') line += 1;
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (text[i + 1] === '"') { field += '"'; i += 1; } else quoted = false;
-    } else if (ch === '"' && field.trim() === '') { quoted = true; field = ''; } else if (ch === separator) { fields.push(field); field = ''; } else if (ch === '\n') end();
-    else if (ch !== '\r') field += ch;
-  }
-  end();
-  return records;
-}
-
-function delimitedTable(text: string, isHeader: (keys: string[]) => boolean): Table | null {
-  const counts = [';', '\t', ','].map((sep) => [sep, (text.slice(0, 4000).match(new RegExp(sep === '\t' ? '\\t' : sep, 'g')) ?? []).length] as const);
-  const separator = counts.sort((a, b) => b[1] - a[1])[0]![0];
-  const records = parseDelimited(text, separator);
-  const at = records.slice(0, HEADER_SEARCH_ROWS).findIndex((r) => r.fields.length > 1 && isHeader(r.fields.map(headerKey)));
+function delimitedTable(text: string, isHeader: IsHeader): Table | null {
+  const records = parseCsv(text, detectSeparator(text), { looseBlanks: true });
+  const at = headerRecord(records, (keys) => keys.length > 1 && isHeader(keys), HEADER_SEARCH_ROWS);
   if (at < 0) return null;
   const header = records[at]!.fields.map(headerKey);
-  return {
-    header,
-    layout: 'delimited',
-    rows: records.slice(at + 1).map((r) => ({ line: r.line, get: (column: string) => (r.fields[header.indexOf(column)] ?? '').trim() })),
-  };
+  const index = columnIndex(header);
+  // A row of bare separators stays a row: the list reports it ("no PZN") rather than dropping it.
+  return { header, layout: 'delimited', rows: records.slice(at + 1).map((r) => delimitedRow(index, r.line, r.fields)) };
 }
 
 /** Start offsets of the header's column titles: runs of text separated by two or more spaces (or a tab). */
@@ -102,7 +72,7 @@ function fixedWidthTable(text: string, isHeader: (keys: string[]) => boolean): T
 
 /** The list's table; rejected when no header naming a PZN column is found. */
 export async function readPznTable(file: InputFile, isHeader: (keys: string[]) => boolean): Promise<Table> {
-  if (file.content[0] === 0x50 && file.content[1] === 0x4b) {
+  if (isZip(file.content)) {
     const sheet = await sheetTable(file.name, file.content, isHeader, 'a PZN column');
     return { header: sheet.header, rows: sheet.rows, layout: 'xlsx' };
   }

@@ -8,6 +8,7 @@
  */
 import type { Price, ProductEntry } from '../snapshot.ts';
 import { FileRejectedError, decodeUtf8OrLatin, parseCsv, parseFrenchNumber } from './common.ts';
+import { firstLineSeparator } from './delimited-text.ts';
 import type { ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
 
@@ -64,8 +65,7 @@ function rowOf(get: (c: Column) => string, line: number): BillingRow {
 /** Reads the billing list: rows by 6-digit CN; malformed rows go to `log`. */
 export function readFacturacion(file: InputFile, log: ProblemLog): { rows: Map<string, BillingRow>; read: number } {
   const text = decodeUtf8OrLatin(file.content);
-  const first = text.slice(0, text.indexOf('\n') >>> 0);
-  const records = parseCsv(text, (first.match(/;/g) ?? []).length > (first.match(/,/g) ?? []).length ? ';' : ',');
+  const records = parseCsv(text, firstLineSeparator(text));
   const header = (records[0]?.fields ?? []).map(headerKey);
   const index = (c: Column): number => header.findIndex((h) => (COLUMNS[c] as readonly string[]).includes(h));
   if (index('cn') < 0 || index('pvp') < 0) throw new FileRejectedError(file.name, 'unexpected header: no Código Nacional or Precio venta al público con IVA column');

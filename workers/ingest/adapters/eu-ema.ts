@@ -27,7 +27,8 @@ import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/code
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Identifier, Ingredient, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, provisionalNameKey } from './common.ts';
-import { csvTable, isZip } from './csv-table.ts';
+import { csvTable } from './delimited-table.ts';
+import { isZip } from './delimited-text.ts';
 import { dateCell, sheetTable } from './sheet-table.ts';
 import type { TableRow } from './sheet-table.ts';
 

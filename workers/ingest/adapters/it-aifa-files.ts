@@ -14,7 +14,7 @@
  *   riferimento;ATC;AIC;Farmaco;Confezione;Ditta;Prezzo riferimento SSN;Prezzo Pubblico <date>;
  *   Differenza;Nota;Codice gruppo equivalenza.
  */
-import { columnStartingWith } from './delimited-records.ts';
+import { columnStartingWith } from './delimited-table.ts';
 
 export type AifaRole = 'register' | 'ingredients' | 'class_a' | 'class_h' | 'transparency';
 

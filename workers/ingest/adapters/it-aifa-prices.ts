@@ -14,8 +14,8 @@
  */
 import type { PackEntry, Price, ProductEntry } from '../snapshot.ts';
 import { parseFrenchNumber } from './common.ts';
-import type { DelimitedRow, DelimitedTable } from './delimited-records.ts';
-import { columnStartingWith, pickColumn } from './delimited-records.ts';
+import type { DelimitedRow, DelimitedTable } from './delimited-table.ts';
+import { columnStartingWith, pickColumn } from './delimited-table.ts';
 import {
   EX_FACTORY_PREFIXES, PRICE_LIST_AIC, PRICE_LIST_GROUP, PUBLIC_PRICE_PREFIXES, REFERENCE_PRICE, TRANSFER_PRICE_PREFIXES, italianDate,
 } from './it-aifa-files.ts';

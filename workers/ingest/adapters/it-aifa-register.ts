@@ -13,7 +13,7 @@
 import { normaliseAic, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
-import type { DelimitedRow } from './delimited-records.ts';
+import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS as C } from './it-aifa-files.ts';
 
 /** What the register rows build: products by key, and the product key of every AIC kept. */

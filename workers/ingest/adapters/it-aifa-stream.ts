@@ -19,8 +19,9 @@ import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
-import { columnIndex, delimitedRow, detectSeparator, splitLine } from './delimited-records.ts';
-import type { DelimitedRow } from './delimited-records.ts';
+import { AIFA_HEADER_SEARCH_LINES, columnIndex, dataRow, headerCells } from './delimited-table.ts';
+import { detectSeparator, splitLine } from './delimited-text.ts';
+import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
 import type { AifaRole } from './it-aifa-files.ts';
 import { addRegisterRow, checkRegisterRow, registerSubstance } from './it-aifa-register.ts';
@@ -30,10 +31,6 @@ import {
 } from './it-aifa.ts';
 import type { Annexes, Opened } from './it-aifa.ts';
 import { fileLines, isUtf8File } from './line-stream.ts';
-import { headerKey } from './sheet-table.ts';
-
-// The header is the first line in AIFA's files; a copy may carry a title line or two.
-const HEADER_SEARCH_LINES = 20;
 
 /** A file whose header sits on one line, read line by line. */
 interface LineFile {
@@ -53,10 +50,9 @@ type Register = LineFile;
 async function lineHeader(file: InputFile): Promise<LineFile | null> {
   const encoding = (await isUtf8File(file)) ? 'utf-8' : 'windows-1252';
   for await (const { line, text } of fileLines(file, encoding)) {
-    if (line > HEADER_SEARCH_LINES) break;
+    if (line > AIFA_HEADER_SEARCH_LINES) break;
     const separator = detectSeparator(text);
-    const headerText = splitLine(text, separator).map((f) => f.replace(/\s+/g, ' ').trim());
-    const header = headerText.map(headerKey);
+    const { headerText, header } = headerCells(splitLine(text, separator));
     const role = roleOfHeader(header, file.name);
     if (role) return { file, role, encoding, separator, headerLine: line, headerText, header, index: columnIndex(header), width: header.length };
   }
@@ -67,9 +63,8 @@ async function lineHeader(file: InputFile): Promise<LineFile | null> {
 async function* lineRows(source: LineFile): AsyncGenerator<DelimitedRow> {
   for await (const { line, text } of fileLines(source.file, source.encoding)) {
     if (line <= source.headerLine) continue;
-    const fields = splitLine(text, source.separator);
-    // As `delimitedTable` does: a line of empty fields (`;;;;`) is no row.
-    if (fields.some((f) => f.trim() !== '')) yield delimitedRow(source.index, line, fields);
+    const row = dataRow(source.index, line, splitLine(text, source.separator));
+    if (row) yield row;
   }
 }
 const registerRows = lineRows;
@@ -79,7 +74,7 @@ async function openAnnex(file: InputFile, head: LineFile | null): Promise<Opened
   if (!head) return openWhole(file);
   const rows: DelimitedRow[] = [];
   for await (const row of lineRows(head)) rows.push(row);
-  return { file, role: head.role, table: { header: head.header, headerText: head.headerText, rows } };
+  return { file, role: head.role, table: { header: head.header, headerText: head.headerText, rows, workbook: false } };
 }
 
 interface Checked { read: number; kept: number; contiguous: boolean; aics: Set<string> }

@@ -22,10 +22,9 @@ import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, isoFromDayFirst, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
-import { delimitedTable, pickColumn } from './delimited-records.ts';
+import { delimitedTable, pickColumn, readListTable } from './delimited-table.ts';
 import { PT_COLUMNS, marketingStatus, notReimbursed, presentation, reimbursementRate } from './pt-infomed-columns.ts';
 import type { PtField } from './pt-infomed-columns.ts';
-import { sheetTable } from './sheet-table.ts';
 
 export const PT_INFOMED_FILE = 'lista_infomed.csv';
 
@@ -45,10 +44,7 @@ interface Table { rows: Row[]; width: number }
 const isHeader = (keys: string[]) => PT_COLUMNS.name.some((c) => keys.includes(c)) && PT_COLUMNS.form.some((c) => keys.includes(c));
 
 async function readTable(file: InputFile): Promise<Table> {
-  const zip = file.content[0] === 0x50 && file.content[1] === 0x4b;
-  const table = zip
-    ? await sheetTable(file.name, file.content, isHeader, 'Nome do Medicamento and Forma Farmacêutica')
-    : delimitedTable(file, isHeader, 'Nome do Medicamento and Forma Farmacêutica');
+  const table = await readListTable(file, isHeader, 'Nome do Medicamento and Forma Farmacêutica', delimitedTable);
   const columns = Object.fromEntries(Object.entries(PT_COLUMNS).map(([field, names]) => [field, pickColumn(table.header, names)])) as Record<PtField, string | undefined>;
   if (!columns.registo) throw new FileRejectedError(file.name, 'no Nº Registo column: export the Infomed list with its presentations');
   const width = table.header.length;
@@ -56,7 +52,7 @@ async function readTable(file: InputFile): Promise<Table> {
     width,
     rows: table.rows.map((r) => ({
       line: r.line,
-      width: 'width' in r ? (r as { width: number }).width : width,
+      width: r.width,
       get: (field: PtField) => { const c = columns[field]; return c ? r.get(c) : ''; },
     })),
   };

@@ -35,8 +35,8 @@ export function cellText(value: CellValue): string {
   return typeof value === 'number' ? String(value) : value.trim();
 }
 
-// A report puts its header within its first rows; further down is data, not a header.
-const HEADER_SEARCH_ROWS = 40;
+/** A report puts its header within its first rows; further down is data, not a header. */
+export const HEADER_SEARCH_ROWS = 40;
 
 /** The first worksheet as a table below the first row whose header keys satisfy `isHeader`; rejected when none does. */
 export async function sheetTable(file: string, content: Buffer, isHeader: (keys: string[]) => boolean, what: string): Promise<SheetTable> {
