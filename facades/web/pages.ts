@@ -73,8 +73,8 @@ function limit(value: number | null): string {
 export function tiersTable(): string {
   const rows = TIERS.map((tier) => {
     const t = TIER_LIMITS[tier];
-    return `<tr><td data-label="Plan"><strong>${t.plan}</strong> <code>${tier}</code></td><td class="num" data-label="Requests a month">${limit(t.monthly)}</td>`
-      + `<td class="num" data-label="Requests a day">${limit(t.daily)}</td><td class="num" data-label="Active keys">${t.maxKeys}</td></tr>`;
+    return `<tr><td data-label="Plan"><strong>${t.plan}</strong> <code>${tier}</code></td><td class="num" data-label="A month">${limit(t.monthly)}</td>`
+      + `<td class="num" data-label="A day">${limit(t.daily)}</td><td class="num" data-label="Keys">${t.maxKeys}</td></tr>`;
   });
   return '<div class="table-wrap"><table class="data-table tiers-table"><caption class="visually-hidden">Plans and quotas</caption>'
     + '<thead><tr><th scope="col">Plan (tier)</th><th scope="col" class="num">Requests a month</th><th scope="col" class="num">Requests a day</th><th scope="col" class="num">Active keys</th></tr></thead>'
