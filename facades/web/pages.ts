@@ -50,8 +50,12 @@ function utcMinute(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The register freshness table of the landing page (a sentence when there is no source). */
-export function sourcesTable(sources: readonly SourceStatus[]): string {
+/**
+ * The register freshness table of the landing page: a sentence when there is no source,
+ * another when the sources could not be read (null).
+ */
+export function sourcesTable(sources: readonly SourceStatus[] | null): string {
+  if (!sources) return '<p class="notice notice-warning">Register freshness cannot be read right now; every API answer still carries it in <code>_meta.sources</code>.</p>';
   if (!sources.length) return '<p class="empty">No register is loaded yet: run <code>npx drugref sync</code> or <code>npx drugref ingest</code>.</p>';
   const rows = sources.map((s) => {
     const [label, cls] = STATE_LABELS[s.schemaState];
@@ -82,9 +86,9 @@ export function tiersTable(): string {
 }
 
 /** The landing page for this server: header, banner, plans, its base URL in the curl lines, freshness. */
-export function renderLanding(template: string, header: string, sources: readonly SourceStatus[], base: string): string {
+export function renderLanding(template: string, header: string, sources: readonly SourceStatus[] | null, base: string): string {
   return withHeader(template, header, 'home')
-    .replace('<!-- demo-banner -->', demoBanner(sources))
+    .replace('<!-- demo-banner -->', demoBanner(sources ?? []))
     .replace('<!-- tiers -->', tiersTable())
     .replace('<!-- sources -->', sourcesTable(sources))
     .replaceAll('{{base}}', escapeHtml(base));

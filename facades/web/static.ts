@@ -18,6 +18,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { cachedSourceStatuses } from '../../resolvers/sources/status.ts';
+import type { SourceStatus } from '../../resolvers/sources/status.ts';
 import { demoBanner, renderLanding, withHeader } from './pages.ts';
 import { registerMethodNotAllowed } from '../rest/register.ts';
 
@@ -156,15 +157,20 @@ export interface WebOptions {
  * no query while the cache is listening.
  */
 function dynamicPages(templates: PageTemplates, options: WebOptions) {
-  const page = (render: (request: FastifyRequest, sources: Awaited<ReturnType<typeof cachedSourceStatuses>>) => string, file: string) =>
+  const page = (render: (request: FastifyRequest, sources: SourceStatus[] | null) => string, file: string) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
-      const sources = await cachedSourceStatuses(options.db, options.now());
+      // The pages still answer while the database is down (the console signs in later, the
+      // landing page says what drugref is); only the freshness table says it is unavailable.
+      const sources = await cachedSourceStatuses(options.db, options.now()).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'register freshness unavailable for the page');
+        return null;
+      });
       return send(request, reply, asset(Buffer.from(render(request, sources)), file, 'no-store', STRICT_CSP));
     };
   const base = (request: FastifyRequest) => options.publicBaseUrl ?? `${request.protocol}://${request.host}`;
   return {
     landing: page((request, sources) => renderLanding(templates.landing, templates.header, sources, base(request)), 'landing.html'),
-    console: page((_request, sources) => templates.console.replace('<!-- demo-banner -->', demoBanner(sources)), 'index.html'),
+    console: page((_request, sources) => templates.console.replace('<!-- demo-banner -->', demoBanner(sources ?? [])), 'index.html'),
   };
 }
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DOCS_CSP, STRICT_CSP } from '../../facades/web/static.ts';
+import { DOCS_CSP, STRICT_CSP, loadPageTemplates } from '../../facades/web/static.ts';
+import { renderLanding } from '../../facades/web/pages.ts';
 
 let t: TestApp;
 const WEB = join(import.meta.dirname, '../../facades/web');
@@ -131,6 +132,15 @@ describe('landing and API reference', () => {
     expect(await page('/console/')).toContain('class="demo-banner"');
     expect(await page('/')).toMatch(/Demo register <span class="pill pill-warn">Demo<\/span>/);
     await t.db.query("DELETE FROM sources WHERE id LIKE 'x-%'");
+  });
+
+  it('still renders the landing page when the sources cannot be read, saying so in place of the table', async () => {
+    const { landing, header } = await loadPageTemplates();
+    const page = renderLanding(landing, header, null, 'https://drugref.example');
+    expect(page).toContain('Register freshness cannot be read right now');
+    expect(page).not.toContain('class="demo-banner"');
+    expect(page).toContain('"https://drugref.example/v1/atc/M01AE01"');
+    expect(page).not.toMatch(/<!-- (site-header|demo-banner|tiers|sources) -->/);
   });
 
   it('puts the one site header on /, /docs and /console, marking the current page', async () => {
