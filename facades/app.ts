@@ -124,6 +124,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.
   app.addHook('onReady', () => startSourceCache(db));
   // The console's pages, the API reference and the landing page (static files, no key).
-  await registerWeb(app);
+  await registerWeb(app, { db, now, publicBaseUrl: config.publicBaseUrl });
   return app;
 }

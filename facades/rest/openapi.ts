@@ -48,7 +48,7 @@ function parameters(op: OperationDoc): JsonSchema[] {
 function responses(op: OperationDoc): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const status of op.statuses) {
-    const description = STATUS_TEXT[status] ?? 'See the specification.';
+    const description = STATUS_TEXT[status] ?? `HTTP ${status}; the operation's description says when.`;
     if (status >= 400) {
       out[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     } else if ([202, 204, 304].includes(status)) {

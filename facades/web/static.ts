@@ -1,10 +1,12 @@
 /**
  * The browser side of drugref: the account console at /console, the API reference at
- * /docs (swagger-ui-dist from node_modules, never a CDN) and a small landing page at /.
+ * /docs (swagger-ui-dist from node_modules, never a CDN) and the landing page at /.
  * The files are hand-written ES modules and CSS shipped in `facades/web/`; they are read
  * once at start and answered from memory with a strong ETag, a strict Content-Security-
- * Policy and the usual hardening headers. Nothing here needs a key: the console
- * authenticates its own JSON calls under /console/api (facades/console/).
+ * Policy and the usual hardening headers. / and /console are completed per request with
+ * what the server knows (register freshness, the demo-data banner: facades/web/pages.ts).
+ * Nothing here needs a key: the console authenticates its own JSON calls under
+ * /console/api (facades/console/).
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -12,7 +14,12 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { cachedSourceStatuses } from '../../resolvers/sources/status.ts';
+import type { SourceStatus } from '../../resolvers/sources/status.ts';
+import { demoBanner, renderLanding, withHeader } from './pages.ts';
 import { registerMethodNotAllowed } from '../rest/register.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -73,27 +80,51 @@ function swaggerDir(): string {
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
-/** URL path → asset, for everything this plugin serves. */
+/** The pages completed per request: their templates, with the site header already in place where it is static. */
+export interface PageTemplates {
+  landing: string;
+  header: string;
+  /** The console page with its header; the demo banner goes in per request. */
+  console: string;
+}
+
+/** The console's account area, inside the site header (app.js shows it once signed in). */
+const CONSOLE_ACCOUNT = `<div id="account" class="account" hidden>
+      <span class="account-name" id="account-name"></span>
+      <span class="tier-badge" id="account-tier"></span>
+      <button type="button" class="button button-quiet" id="sign-out">Sign out</button>
+    </div>`;
+
+/** Reads the page templates and puts the one site header into each. */
+export async function loadPageTemplates(): Promise<PageTemplates> {
+  const read = (file: string) => readFile(join(HERE, file), 'utf8');
+  const header = await read('site-header.html');
+  return {
+    landing: await read('landing.html'),
+    header,
+    console: withHeader(await read('console/index.html'), header, 'console', CONSOLE_ACCOUNT),
+  };
+}
+
+/** URL path → asset, for everything this plugin serves from memory (not / and /console/). */
 export async function loadWebAssets(): Promise<Map<string, Asset>> {
   const assets = new Map<string, Asset>();
+  const header = await readFile(join(HERE, 'site-header.html'), 'utf8');
   const consoleDir = join(HERE, 'console');
   for (const file of await listFiles(consoleDir)) {
-    if (!TYPES[extname(file)]) continue;
-    const body = await readFile(join(consoleDir, file));
-    const cache = file.endsWith('.html') ? 'no-store' : REVALIDATE;
-    assets.set(file === 'index.html' ? '/console/' : `/console/assets/${file}`, asset(body, file, cache, STRICT_CSP));
+    if (!TYPES[extname(file)] || file === 'index.html') continue;
+    assets.set(`/console/assets/${file}`, asset(await readFile(join(consoleDir, file)), file, REVALIDATE, STRICT_CSP));
   }
   const docsDir = join(HERE, 'docs');
   for (const file of await listFiles(docsDir)) {
-    const body = await readFile(join(docsDir, file));
-    assets.set(file === 'index.html' ? '/docs' : `/docs/assets/${file}`, asset(body, file, file.endsWith('.html') ? 'no-store' : REVALIDATE, DOCS_CSP));
+    const page = file === 'index.html';
+    const body = page ? Buffer.from(withHeader(await readFile(join(docsDir, file), 'utf8'), header, 'docs')) : await readFile(join(docsDir, file));
+    assets.set(page ? '/docs' : `/docs/assets/${file}`, asset(body, file, page ? 'no-store' : REVALIDATE, DOCS_CSP));
   }
   const vendor = swaggerDir();
   for (const file of SWAGGER_FILES) {
     assets.set(`/docs/assets/swagger-ui/${file}`, asset(await readFile(join(vendor, file)), file, VENDOR_CACHE, DOCS_CSP));
   }
-  const landing = await readFile(join(HERE, 'landing.html'));
-  assets.set('/', asset(landing, 'landing.html', 'no-store', STRICT_CSP));
   return assets;
 }
 
@@ -113,19 +144,50 @@ function send(request: FastifyRequest, reply: FastifyReply, found: Asset): Fasti
   return reply.send(found.body);
 }
 
+/** What the per-request pages read: the database (through the sources cache), the clock, the public base URL. */
+export interface WebOptions {
+  db: Queryable;
+  now: Clock;
+  publicBaseUrl: string | null;
+}
+
+/**
+ * / and /console/ are rendered on each visit: register freshness and the demo banner
+ * change with every ingest. The sources come from the process's cache, so a visit costs
+ * no query while the cache is listening.
+ */
+function dynamicPages(templates: PageTemplates, options: WebOptions) {
+  const page = (render: (request: FastifyRequest, sources: SourceStatus[] | null) => string, file: string) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      // The pages still answer while the database is down (the console signs in later, the
+      // landing page says what drugref is); only the freshness table says it is unavailable.
+      const sources = await cachedSourceStatuses(options.db, options.now()).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'register freshness unavailable for the page');
+        return null;
+      });
+      return send(request, reply, asset(Buffer.from(render(request, sources)), file, 'no-store', STRICT_CSP));
+    };
+  const base = (request: FastifyRequest) => options.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  return {
+    landing: page((request, sources) => renderLanding(templates.landing, templates.header, sources, base(request)), 'landing.html'),
+    console: page((_request, sources) => templates.console.replace('<!-- demo-banner -->', demoBanner(sources ?? [])), 'index.html'),
+  };
+}
+
 /** Registers /, /console, /console/assets/*, /docs and /docs/assets/*. */
-export async function registerWeb(app: FastifyInstance): Promise<void> {
+export async function registerWeb(app: FastifyInstance, options: WebOptions): Promise<void> {
   const assets = await loadWebAssets();
+  const pages = dynamicPages(await loadPageTemplates(), options);
   const serve = (key: (request: FastifyRequest) => string) => (request: FastifyRequest, reply: FastifyReply) => {
     const found = assets.get(key(request));
     if (!found) throw new ApiError('not_found', 'No such file.');
     return send(request, reply, found);
   };
   const wildcard = (prefix: string) => (request: FastifyRequest) => prefix + (request.params as { '*': string })['*'];
-  app.get('/', serve(() => '/'));
+  app.get('/', pages.landing);
   // The console is one page; its views live in the fragment (#keys, #usage, #lookups).
-  app.get('/console', serve(() => '/console/'));
-  app.get('/console/', serve(() => '/console/'));
+  app.get('/console', pages.console);
+  app.get('/console/', pages.console);
   app.get('/console/assets/*', serve(wildcard('/console/assets/')));
   app.get('/docs', serve(() => '/docs'));
   app.get('/docs/', serve(() => '/docs'));

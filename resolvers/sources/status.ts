@@ -86,6 +86,17 @@ export function createSourceLoader(db: Queryable, now: () => Date): DataLoader<s
   });
 }
 
+/**
+ * Every source with its freshness, served from the process's source cache when the
+ * database can LISTEN: the landing page shows it on each visit without a key, so it must
+ * not cost a query per view. Sorted by id.
+ */
+export async function cachedSourceStatuses(db: Queryable, now: Date): Promise<SourceStatus[]> {
+  const cache = sourceCacheFor(db, () => readSources(db));
+  const rows = cache ? await cache.get() : await readSources(db);
+  return [...rows.values()].sort((a, b) => a.id.localeCompare(b.id)).map((r) => toStatus(r, now));
+}
+
 export async function listSources(db: Queryable, now: Date): Promise<SourceStatus[]> {
   const { rows } = await db.query<SourceRow>(`SELECT * FROM (${SOURCES_SQL}) AS x ORDER BY id`);
   return rows.map((r) => toStatus(r, now));

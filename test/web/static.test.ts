@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DOCS_CSP, STRICT_CSP } from '../../facades/web/static.ts';
+import { DOCS_CSP, STRICT_CSP, loadPageTemplates } from '../../facades/web/static.ts';
+import { renderLanding } from '../../facades/web/pages.ts';
 
 let t: TestApp;
 const WEB = join(import.meta.dirname, '../../facades/web');
@@ -92,6 +93,68 @@ describe('landing and API reference', () => {
     expect(res.body).toContain('href="/console/"');
   });
 
+  it('tells a developer what drugref is, how to get a key, a first request and the plans from the tier table', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.body).toContain('npx drugref keys create --tier developer --account &lt;your-account&gt;');
+    // The curl lines carry this server's public base URL (the test app's default).
+    expect(res.body).toMatch(/curl -H "Authorization: Bearer \$KEY" "https?:\/\/[^"]+\/v1\/drugs\?q=ibuprofen/);
+    expect(res.body).not.toContain('{{base}}');
+    const free = /<tr><td data-label="Plan"><strong>Free<\/strong> <code>developer<\/code><\/td><td[^>]*>(\d+)<\/td><td[^>]*>(\d+)<\/td><td[^>]*>(\d+)<\/td><\/tr>/.exec(res.body);
+    expect(free?.slice(1)).toEqual(['10', '10', '2']);
+    expect(res.body).toContain('<strong>Enterprise</strong>');
+  });
+
+  it('lists each register with its freshness, escaped, and shows the demo banner only while demo data is loaded', async () => {
+    const page = async (url: string) => (await t.app.inject({ method: 'GET', url })).body;
+    const empty = await page('/');
+    expect(empty).toContain('No register is loaded yet');
+    expect(empty).not.toContain('class="demo-banner"');
+    expect(await page('/console/')).not.toContain('class="demo-banner"');
+
+    const synced = new Date(Date.now() - 3_600_000);
+    await t.db.query(`INSERT INTO sources (id, name, country, refresh_interval_hours, demo, last_synced_at) VALUES
+      ('x-fresh', 'Register <b>&amp; "Co"</b>', 'CH', 24, false, $1), ('x-old', 'Old register', 'DE', 0, false, $1), ('x-never', 'Never run', NULL, 24, false, NULL)`, [synced]);
+    // The sources cache drops its rows on the NOTIFY the insert sends.
+    await expect.poll(() => page('/')).toContain('Old register');
+    const listed = await page('/');
+    expect(listed).toContain('Register &lt;b&gt;&amp;amp; &quot;Co&quot;&lt;/b&gt;');
+    expect(listed).not.toContain('<b>');
+    const row = (name: string) => new RegExp(`<tr><td data-label="Register">${name}</td>.*?</tr>`).exec(listed)?.[0] ?? '';
+    expect(row('Old register')).toContain('>Stale<');
+    expect(row('Old register')).toContain(`${synced.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    expect(row('Never run')).toContain('>Not fetched yet<');
+    expect(row('Never run')).toContain('<td data-label="Country">all</td>');
+    expect(listed).toMatch(/Register &lt;b&gt;.*?>Current</);
+    expect(listed).not.toContain('class="demo-banner"');
+
+    await t.db.query(`INSERT INTO sources (id, name, country, refresh_interval_hours, demo, last_synced_at) VALUES ('x-demo', 'Demo register', 'CH', 24, true, $1)`, [synced]);
+    await expect.poll(() => page('/')).toContain('class="demo-banner"');
+    expect(await page('/console/')).toContain('class="demo-banner"');
+    expect(await page('/')).toMatch(/Demo register <span class="pill pill-warn">Demo<\/span>/);
+    await t.db.query("DELETE FROM sources WHERE id LIKE 'x-%'");
+  });
+
+  it('still renders the landing page when the sources cannot be read, saying so in place of the table', async () => {
+    const { landing, header } = await loadPageTemplates();
+    const page = renderLanding(landing, header, null, 'https://drugref.example');
+    expect(page).toContain('Register freshness cannot be read right now');
+    expect(page).not.toContain('class="demo-banner"');
+    expect(page).toContain('"https://drugref.example/v1/atc/M01AE01"');
+    expect(page).not.toMatch(/<!-- (site-header|demo-banner|tiers|sources) -->/);
+  });
+
+  it('puts the one site header on /, /docs and /console, marking the current page', async () => {
+    const headerOf = async (url: string) => /<header class="site-header">[\s\S]*?<\/header>/.exec((await t.app.inject({ method: 'GET', url })).body)?.[0] ?? '';
+    const [home, docs, consolePage] = await Promise.all([headerOf('/'), headerOf('/docs'), headerOf('/console/')]);
+    const links = (header: string) => [...header.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1]);
+    for (const header of [home, docs, consolePage]) expect(links(header)).toEqual(['/', '/', '/docs', '/console/']);
+    expect(home).toContain('data-site="home" aria-current="page"');
+    expect(docs).toContain('data-site="docs" aria-current="page"');
+    expect(consolePage).toContain('data-site="console" aria-current="page"');
+    expect(consolePage).toContain('id="sign-out"');
+    expect(home).not.toContain('id="sign-out"');
+  });
+
   it('serves /docs with Swagger UI from the installed package and its own init script', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/docs' });
     expect(page.statusCode).toBe(200);
@@ -122,7 +185,7 @@ describe('the shipped files keep the XSS and storage stance', () => {
 
   it('no HTML file has an inline script, inline handler, style attribute or third-party URL', async () => {
     const html = (await files(WEB)).filter((f) => f.endsWith('.html'));
-    expect(html.length).toBe(3);
+    expect(html.length).toBe(4);
     for (const file of html) {
       const text = await readFile(file, 'utf8');
       const scripts = [...text.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];

@@ -26,16 +26,34 @@ function searchForm(onSearch) {
   return form;
 }
 
-function resultList(answer, onPick) {
+/** Results per page, and the API's largest page (the "show more" step). */
+const PAGE = 20;
+const MAX_PAGE = 100;
+
+/**
+ * The search asks for one row more than it shows: that extra row is how the console knows
+ * more drugs match than the page holds (the API returns a page, not a total).
+ */
+function resultList(answer, shown, onPick, onMore) {
   if (!answer.results.length) return emptyState(`No drug matches “${answer.q}”`, 'Try a substance name, a brand, or a pack code such as a GTIN.');
+  const more = answer.results.length > shown;
+  const rows = answer.results.slice(0, shown);
+  const canGrow = more && shown < MAX_PAGE - 1;
   return h('div', { class: 'stack' },
-    h('p', { class: 'summary' }, `${answer.count} result${answer.count === 1 ? '' : 's'} for “${answer.q}”`),
-    h('ul', { class: 'results', 'aria-label': 'Search results' }, answer.results.map((drug) =>
+    h('p', { class: 'summary' }, more
+      ? `Showing the first ${rows.length} results for “${answer.q}”; more drugs match.`
+      : `${rows.length} result${rows.length === 1 ? '' : 's'} for “${answer.q}”`),
+    h('ul', { class: 'results', 'aria-label': 'Search results' }, rows.map((drug) =>
       h('li', {}, h('button', { type: 'button', class: 'result', onclick: () => onPick(drug) },
         h('span', { class: 'result-title' }, drug.product_name),
         h('span', { class: 'result-meta' },
           [drug.substance_name, drug.dose_form, drug.atc_code].filter(Boolean).join(' · ')),
-        h('span', { class: 'country-tag', title: countryName(drug.country) }, drug.country))))));
+        h('span', { class: 'country-tag', title: countryName(drug.country) }, drug.country))))),
+    more ? h('div', { class: 'more-results notice notice-info' },
+      h('p', {}, canGrow
+        ? `More than ${rows.length} drugs match. Narrow the search with a country or a fuller name, or show up to ${MAX_PAGE - 1}.`
+        : `More than ${rows.length} drugs match. Narrow the search with a country or a fuller name.`),
+      canGrow ? h('button', { type: 'button', class: 'button button-quiet button-small', onclick: onMore }, 'Show more results') : null) : null);
 }
 
 /** Renders the drug search into `panel`. */
@@ -43,9 +61,11 @@ export function renderDrugLookup(panel) {
   const results = h('div', { class: 'results-area', id: 'drug-results' });
   let lastAnswer = null;
   let lastButton = null;
+  let lastQuery = null;
+  let shown = PAGE;
 
   const showResults = () => {
-    replace(results, resultList(lastAnswer, pick));
+    replace(results, resultList(lastAnswer, shown, pick, () => search(lastQuery.q, lastQuery.country, lastButton, MAX_PAGE - 1)));
   };
 
   async function pick(drug) {
@@ -60,14 +80,17 @@ export function renderDrugLookup(panel) {
     results.querySelector('h2')?.focus();
   }
 
-  const search = async (q, country, button) => {
+  const search = async (q, country, button, size = PAGE) => {
     lastButton = button;
-    const params = new URLSearchParams({ q, country, limit: '20' });
+    const params = new URLSearchParams({ q, country, limit: String(size + 1) });
     const answer = await runLookup({ path: `/console/api/v1/drugs?${params}`, results, button, what: `“${q}”` });
     if (!answer) return;
     lastAnswer = answer;
+    lastQuery = { q, country };
+    shown = size;
     showResults();
-    announce(answer.count ? `${answer.count} drugs found for ${q}.` : `No drug matches ${q}.`);
+    const count = Math.min(answer.results.length, size);
+    announce(!count ? `No drug matches ${q}.` : answer.results.length > size ? `${count} drugs shown for ${q}; more match.` : `${count} drugs found for ${q}.`);
   };
 
   replace(panel, searchForm(search), results);

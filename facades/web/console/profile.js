@@ -57,8 +57,7 @@ function packsTable(packs) {
 function interactionsSection(inter) {
   if (!inter) return null;
   const rules = inter.rules ?? [];
-  return h('section', { class: 'profile-section', 'aria-labelledby': 'p-inter' },
-    h('h3', { id: 'p-inter' }, `Interactions (${formatNumber(inter.total)})`),
+  return section('p-interactions', `Interactions (${formatNumber(inter.total)})`, 'Interactions',
     rules.length ? h('ul', { class: 'interaction-list' }, rules.map((r) =>
       h('li', { class: `interaction sev-${r.severity}` },
         h('div', { class: 'interaction-head' }, severityBadge(r.severity), h('strong', {}, r.partner_label ?? r.partner_code), h('code', { class: 'muted' }, r.partner_code)),
@@ -66,11 +65,10 @@ function interactionsSection(inter) {
     inter.withheld_licensed ? h('p', { class: 'muted' }, `${inter.withheld_licensed} licensed clinical texts (mechanism, management) are available with the interactions:write scope.`) : null);
 }
 
-function pricingSection(title, pricing) {
+function pricingSection(id, title, pricing) {
   if (!pricing?.packs?.length) return null;
   const basis = pricing.basis === 'own' ? 'this product' : `matched by ${humanise(pricing.basis).toLowerCase()}`;
-  return h('section', { class: 'profile-section' },
-    h('h3', {}, `${title} (${basis})`),
+  return section(id, `${title} (${basis})`, title,
     table(title, [{ label: 'Product' }, { label: 'Pack' }, { label: 'Prices' }],
       pricing.packs.map((p) => [p.product_name, p.description, prices(p.prices)])));
 }
@@ -78,15 +76,56 @@ function pricingSection(title, pricing) {
 function informationSection(info) {
   if (!info) return null;
   const parts = ['indications', 'contraindications', 'warnings', 'boxed_warning', 'adverse_reactions', 'drug_interactions'].filter((k) => info[k]);
-  return h('section', { class: 'profile-section' },
-    h('h3', {}, info.title ? `Product information: ${info.title}` : 'Product information'),
+  return section('p-information', info.title ? `Product information: ${info.title}` : 'Product information', 'Product information',
     parts.map((k) => h('details', {}, h('summary', {}, humanise(k)), h('p', { class: 'prose' }, info[k]))));
 }
 
-/** The profile answer → a product page element. */
+/**
+ * One titled part of the profile. `short` names it in the page's navigation; the heading
+ * takes focus from there (tabindex -1) so keyboard and screen-reader users land on it too.
+ */
+function section(id, title, short, ...body) {
+  const el = h('section', { class: 'profile-section', 'aria-labelledby': id, 'data-short': short },
+    h('h3', { id, tabindex: '-1' }, title), ...body);
+  return el;
+}
+
+/**
+ * "On this page": a profile runs to several screens, so its sections are one click away.
+ * The console routes on the fragment (#lookups/drugs), so the links scroll by script
+ * instead of changing it.
+ */
+function pageNav(sections) {
+  const jump = (event, heading) => {
+    event.preventDefault();
+    heading.scrollIntoView({ block: 'start' });
+    heading.focus({ preventScroll: true });
+  };
+  return h('nav', { class: 'profile-nav', 'aria-label': 'Sections of this profile' },
+    h('ul', {}, sections.map((s) => {
+      const heading = s.querySelector('h3');
+      return h('li', {}, h('a', { href: `#${heading.id}`, onclick: (event) => jump(event, heading) }, s.dataset.short));
+    })));
+}
+
+/** The profile answer → a product page element, with navigation to its sections. */
 export function renderProfile(profile) {
   const drug = profile.drug;
   const substances = (drug.ingredients ?? []).map((i) => i.name).join(' + ') || drug.substance_name;
+  const sections = [
+    section('p-ingredients', 'Ingredients', 'Ingredients',
+      table('Ingredients', [{ label: 'Substance' }, { label: 'Strength' }, { label: 'UNII' }],
+        (drug.ingredients ?? []).map((i) => [i.name, strength(i), i.unii ? h('code', {}, i.unii) : '—']))),
+    section('p-packs', 'Packs and prices', 'Packs and prices', packsTable(drug.packs)),
+    interactionsSection(profile.interactions),
+    pricingSection('p-ch-prices', 'Swiss prices', profile.swiss_pricing),
+    pricingSection('p-us-prices', 'US prices', profile.us_pricing),
+    profile.availability?.length ? section('p-markets', 'Same substances on other markets', 'Other markets',
+      h('ul', { class: 'chips' }, profile.availability.map((a) => h('li', { class: 'chip', title: countryName(a.country) }, `${a.country} · ${a.count}`)))) : null,
+    informationSection(profile.information),
+    profile.unavailable?.length ? section('p-unavailable', 'Not available for this product', 'Not available',
+      h('ul', { class: 'plain muted' }, profile.unavailable.map((u) => h('li', {}, h('strong', {}, `${humanise(u.section)}: `), u.reason)))) : null,
+  ].filter(Boolean);
   return h('article', { class: 'profile card', 'aria-labelledby': 'profile-title' },
     h('header', { class: 'profile-head' },
       h('h2', { id: 'profile-title', tabindex: '-1' }, drug.product_name),
@@ -96,20 +135,8 @@ export function renderProfile(profile) {
         h('span', { class: 'pill' }, drug.generic ? 'Generic' : 'Originator / brand'),
         drug.veterinary ? h('span', { class: 'pill pill-warn' }, 'Veterinary') : null,
         h('span', { class: 'pill' }, drug.country))),
+    pageNav(sections),
     facts(drug),
-    h('section', { class: 'profile-section' }, h('h3', {}, 'Ingredients'),
-      table('Ingredients', [{ label: 'Substance' }, { label: 'Strength' }, { label: 'UNII' }],
-        (drug.ingredients ?? []).map((i) => [i.name, strength(i), i.unii ? h('code', {}, i.unii) : '—']))),
-    h('section', { class: 'profile-section' }, h('h3', {}, 'Packs and prices'), packsTable(drug.packs)),
-    interactionsSection(profile.interactions),
-    pricingSection('Swiss prices', profile.swiss_pricing),
-    pricingSection('US prices', profile.us_pricing),
-    profile.availability?.length ? h('section', { class: 'profile-section' },
-      h('h3', {}, 'Same substances on other markets'),
-      h('ul', { class: 'chips' }, profile.availability.map((a) => h('li', { class: 'chip', title: countryName(a.country) }, `${a.country} · ${a.count}`)))) : null,
-    informationSection(profile.information),
-    profile.unavailable?.length ? h('section', { class: 'profile-section' },
-      h('h3', {}, 'Not available for this product'),
-      h('ul', { class: 'plain muted' }, profile.unavailable.map((u) => h('li', {}, h('strong', {}, `${humanise(u.section)}: `), u.reason)))) : null,
+    sections,
     sourcesNote(profile._meta));
 }

@@ -1,6 +1,6 @@
 /**
- * The sign-in view: single sign-on for accounts with an identity provider, and how to get
- * a one-time sign-in link from the CLI. Leads with why it is shown (a used link, a
+ * The sign-in view: how to get a one-time sign-in link from the CLI (first: it works for
+ * every account), and single sign-on for accounts with an identity provider. Leads with why it is shown (a used link, a
  * failed SSO round trip, an ended session).
  */
 import { h, notice, replace, announce } from './dom.js';
@@ -76,15 +76,16 @@ export function renderSignIn(main, reason) {
         h('h1', { tabindex: '-1' }, 'Sign in to the drugref console'),
         h('p', { class: 'lead' }, 'Manage your API keys, watch your usage and try lookups against your own quota.')),
       reasonNotice(reason),
+      // The one-time link first: every account can use it; single sign-on is for enterprise accounts only.
       h('div', { class: 'signin-grid' },
-        h('div', { class: 'card' },
-          h('h2', {}, 'Single sign-on'),
-          h('p', { class: 'muted' }, 'For enterprise accounts that sign in through their company’s identity provider.'),
-          ssoForm()),
-        h('div', { class: 'card' },
+        h('div', { class: 'card card-primary' },
           h('h2', {}, 'One-time sign-in link'),
           h('p', {}, 'Where drugref is installed, run:'),
           h('pre', { class: 'command' }, h('code', {}, 'npx drugref console login --account <name>')),
-          h('p', { class: 'muted' }, 'Open the link it prints in this browser. A link works once and only for a few minutes; your session stays in this tab only.')))));
+          h('p', { class: 'muted' }, 'Open the link it prints in this browser. A link works once and only for a few minutes; your session stays in this tab only.')),
+        h('div', { class: 'card' },
+          h('h2', {}, 'Single sign-on'),
+          h('p', { class: 'muted' }, 'For enterprise accounts that sign in through their company’s identity provider.'),
+          ssoForm()))));
   if (reason) main.querySelector('h1')?.focus();
 }

@@ -291,7 +291,7 @@ describe.skipIf(missing !== null)('the console and the API reference in a real b
     page.setDefaultTimeout(10_000);
     const seen = watchPage(page);
     await page.goto(`${served.base}/`);
-    await page.getByRole('link', { name: 'API reference' }).click();
+    await page.locator('header.site-header').getByRole('link', { name: 'API reference' }).click();
     await page.waitForURL(`${served.base}/docs`);
     await page.locator('.opblock').first().waitFor();
     const paths = await page.locator('.opblock-summary-path').allTextContents();
