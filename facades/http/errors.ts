@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../platform/errors.ts';
+import { FHIR_JSON_TYPE, isFhirPath, operationOutcome } from './fhir-outcome.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -55,6 +56,10 @@ export function toApiError(err: unknown): ApiError {
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  // The FHIR facade answers errors as OperationOutcome; status and code stay the table's.
+  if (isFhirPath(reply.request.url)) {
+    return reply.code(error.status).headers(error.headers).type(FHIR_JSON_TYPE).send(JSON.stringify(operationOutcome(error)));
+  }
   return reply.code(error.status).headers(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
 }
 
