@@ -30,6 +30,8 @@ export function isFhirPath(url: string): boolean {
 /** The OperationOutcome of an error: its message as diagnostics, its code as a coding. */
 export function operationOutcome(error: ApiError): Record<string, unknown> {
   const body = error.toBody();
+  // The fields a validation names become the issue's expressions (the elements at fault).
+  const fields = Array.isArray(body.details) ? body.details.map((d: { field?: unknown }) => d?.field).filter((f): f is string => typeof f === 'string') : [];
   return {
     resourceType: 'OperationOutcome',
     issue: [{
@@ -37,6 +39,7 @@ export function operationOutcome(error: ApiError): Record<string, unknown> {
       code: ISSUE_TYPES[error.code] ?? 'processing',
       details: { coding: [{ system: ERROR_CODE_SYSTEM, code: error.code }], text: String(body.message) },
       diagnostics: String(body.message),
+      ...(fields.length ? { expression: [...new Set(fields)] } : {}),
     }],
   };
 }
