@@ -43,3 +43,11 @@ export function operationOutcome(error: ApiError): Record<string, unknown> {
     }],
   };
 }
+
+/**
+ * The URL routed for a request: FHIR clients percent-encode the `$` of an operation
+ * (`/fhir/CodeSystem/%24lookup`), which the router would not match; only /fhir paths change.
+ */
+export function routedUrl(url: string): string {
+  return isFhirPath(url) ? url.replace(/\/%24(?=[A-Za-z-]+(?:[?#]|$))/i, '/$') : url;
+}

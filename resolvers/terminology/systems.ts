@@ -4,7 +4,11 @@
  * publishes no FHIR URI keeps drugref's stable URN (`urn:drugref:identifier:<system>`, as
  * the Medication output already names it), because inventing an authority's URL would mislead.
  */
-import { ATC_SYSTEM, UNII_SYSTEM } from '../catalogue/fhir.ts';
+
+// Spelled here (not imported from the Medication mapping, which reads this table) so the
+// modules do not import each other.
+const ATC_SYSTEM = 'http://www.whocc.no/atc';
+const UNII_SYSTEM = 'http://fdasis.nlm.nih.gov';
 
 /** How a system's concepts are read: the ATC tree, the substance table or stored identifiers. */
 export type ConceptKind = 'atc' | 'unii' | 'identifier';
@@ -53,7 +57,8 @@ export const TERMINOLOGY_SYSTEMS: readonly TerminologySystem[] = [
   published('http://hl7.no/fhir/NamingSystem/festLegemiddelmerkevare', 'festLegemiddelmerkevare', 'Norwegian FEST brand medicine id', ['no_merkevare_id'], 'NO'),
   ours('pharmacode', 'Swiss Pharmacode', 'CH'),
   ours('swissmedic_no', 'Swissmedic authorisation number', 'CH'),
-  ours('aic', 'Italian AIC pack code', 'IT', ['aic', 'it_aic6']),
+  ours('aic', 'Italian AIC pack code', 'IT'),
+  ours('it_aic6', 'Italian AIC medicine code (AIC6)', 'IT'),
   ours('at_pzn', 'Austrian Pharmazentralnummer', 'AT'),
   ours('at_zulassungsnummer', 'Austrian authorisation number', 'AT'),
   ours('cima_codigo', 'Spanish CIMA national code', 'ES'),

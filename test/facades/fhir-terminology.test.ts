@@ -89,6 +89,9 @@ describe('FHIR terminology service (/fhir)', () => {
     });
     expect(posted.status).toBe(200);
     expect(value(posted.body, 'display')).toBe('Advil, 24 TABLET, COATED in 1 BOTTLE');
+    // Clients that percent-encode the operation's `$` reach the same operation.
+    const encoded = await call(`/fhir/CodeSystem/%24lookup?${new URLSearchParams({ system: PZN, code: CODES.ibuflamPzn })}`);
+    expect(encoded.status).toBe(200);
   });
 
   it('looks up a UNII with its designations in several languages, and displayLanguage picks one', async () => {
