@@ -71,10 +71,10 @@ export function fhirArgs(input: RouteInput): Record<string, unknown> {
 }
 
 /** The named string arguments, a 422 naming the first one missing. */
-export function requireArgs(args: Record<string, unknown>, names: string[]): void {
+export function requireArgs(args: Record<string, unknown>, names: string[], location: 'query' | 'body'): void {
   for (const name of names) {
     if (typeof args[name] !== 'string' || args[name] === '') {
-      throw validationError(`Invalid request: the parameter ${name} is required.`, [{ location: 'query', field: name, message: 'is required' }]);
+      throw validationError(`Invalid request: the parameter ${name} is required.`, [{ location, field: name, message: 'is required' }]);
     }
   }
 }

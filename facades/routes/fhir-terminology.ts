@@ -39,7 +39,7 @@ function operation(spec: OperationSpec): RouteDef[] {
   };
   const variables = (input: RouteInput) => {
     const args = fhirArgs(input);
-    requireArgs(args, spec.required);
+    requireArgs(args, spec.required, input.body === undefined ? 'query' : 'body');
     return spec.variables(args);
   };
   return [

@@ -158,5 +158,8 @@ describe('FHIR terminology service (/fhir)', () => {
     expect([expansion.contains[0]!.code, second].sort()).toEqual([CODES.ibuflamPzn, completePzn('1234567')].sort());
     const noFilter = await get('ValueSet/$expand', { url: `${PZN}?fhir_vs` });
     expect(noFilter.status).toBe(422);
+    const noCode = await call('/fhir/CodeSystem/$lookup', { method: 'POST', body: { resourceType: 'Parameters', parameter: [{ name: 'system', valueUri: PZN }] } });
+    expect(noCode.status).toBe(422);
+    expect((noCode.body.issue as Array<{ expression?: string[] }>)[0]!.expression).toEqual(['code']);
   });
 });
