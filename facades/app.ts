@@ -24,6 +24,7 @@ import { compileRoutes } from './http/operation.ts';
 import { createGuard, KeyCache } from './http/auth.ts';
 import { pipelinePlugin } from './http/pipeline.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { routedUrl } from './http/fhir-outcome.ts';
 import { CORS_OPTIONS } from './http/cors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.ts';
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    rewriteUrl: (request) => routedUrl(request.url ?? '/'),
     frameworkErrors,
     clientErrorHandler,
     // strictNumbers off: with it (ajv 8's default) a query "Infinity" is coerced AFTER the

@@ -20,6 +20,7 @@ import { marketResolvers } from './markets/resolvers.ts';
 import { reimbursementResolvers } from './reimbursement/resolvers.ts';
 import { cdsResolvers } from './cds/resolvers.ts';
 import { accountResolvers } from './accounts/resolvers.ts';
+import { terminologyResolvers } from './terminology/resolvers.ts';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -33,6 +34,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, lasaResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers, accountResolvers, cdsResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, lasaResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers, accountResolvers, cdsResolvers, terminologyResolvers],
   });
 }

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../platform/errors.ts';
 import { CORS_ANSWER_HEADERS } from './cors.ts';
+import { FHIR_JSON_TYPE, isFhirPath, operationOutcome } from './fhir-outcome.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -58,6 +59,11 @@ export function toApiError(err: unknown): ApiError {
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   // CORS headers on every error, also those raised before the CORS hook ran (an OPTIONS that is no preflight).
   return reply.code(error.status).headers({ ...CORS_ANSWER_HEADERS, ...error.headers }).type('application/json').send(JSON.stringify(error.toBody()));
+  // The FHIR facade answers errors as OperationOutcome; status and code stay the table's.
+  if (isFhirPath(reply.request.url)) {
+    return reply.code(error.status).headers(error.headers).type(FHIR_JSON_TYPE).send(JSON.stringify(operationOutcome(error)));
+  }
+  return reply.code(error.status).headers(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

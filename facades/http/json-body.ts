@@ -54,4 +54,6 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = refusingRepeatedKeys(app.getDefaultJsonParser('error', 'error'));
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => parse(request, body as string, done));
+  // FHIR clients POST Parameters as application/fhir+json: the same JSON, parsed the same way.
+  app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, (request, body, done) => parse(request, body as string, done));
 }

@@ -15,6 +15,7 @@ import { marketRoutes } from './markets.ts';
 import { reimbursementRoutes } from './reimbursement.ts';
 import { accountRoutes } from './accounts.ts';
 import { cdsHooksRoutes } from './cds-hooks.ts';
+import { fhirTerminologyRoutes } from './fhir-terminology.ts';
 
 export const ROUTES: RouteDef[] = [
   ...classificationRoutes,
@@ -28,4 +29,5 @@ export const ROUTES: RouteDef[] = [
   ...reimbursementRoutes,
   ...accountRoutes,
   ...cdsHooksRoutes,
+  ...fhirTerminologyRoutes,
 ];

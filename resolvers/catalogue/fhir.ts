@@ -5,28 +5,20 @@
 import { isValidUnii } from './check-digits.ts';
 import type { DrugRow } from './drug-rows.ts';
 import type { IdentifierRow, IngredientRow } from './loaders.ts';
+import { systemOfStored } from '../terminology/systems.ts';
 
 export const ATC_SYSTEM = 'http://www.whocc.no/atc';
 export const UNII_SYSTEM = 'http://fdasis.nlm.nih.gov';
 const UCUM = 'http://unitsofmeasure.org';
 
 /**
- * Identifier systems with a published FHIR naming-system URI; the rest get a stable URN
- * of ours (docs/api-decisions.md), because inventing an authority's URL would mislead.
+ * The FHIR system URI of a stored identifier system: the published one of the terminology
+ * service's table (resolvers/terminology/systems.ts, docs/fhir-terminology.md), else a
+ * stable URN of ours (docs/api-decisions.md), because inventing an authority's URL would mislead.
  */
-const IDENTIFIER_SYSTEMS: Record<string, string> = {
-  gtin: 'https://www.gs1.org/gtin',
-  ean: 'https://www.gs1.org/gtin',
-  ndc: 'http://hl7.org/fhir/sid/ndc',
-  ndc11: 'http://hl7.org/fhir/sid/ndc',
-  pzn: 'http://fhir.de/CodeSystem/ifa/pzn',
-  dmd_amppid: 'https://dmd.nhs.uk',
-  rxcui: 'http://www.nlm.nih.gov/research/umls/rxnorm',
-  unii: UNII_SYSTEM,
-};
-
 export function identifierSystemUri(system: string): string {
-  return IDENTIFIER_SYSTEMS[system] ?? `urn:drugref:identifier:${system}`;
+  const served = systemOfStored(system);
+  return served?.published ? served.uri : `urn:drugref:identifier:${system}`;
 }
 
 interface Quantity {

@@ -46,11 +46,17 @@ function offlineUpstream(): Config['upstream'] {
 function contractBroken(res: LightMyRequestResponse, method: string): string | null {
   // HEAD answers carry no body: only the status can be judged.
   if (method === 'HEAD') return res.statusCode === 500 ? 'HEAD answered 500' : null;
+  // Under /fhir an error is an OperationOutcome carrying the error table's code.
+  const fhir = /^\/fhir(\/|\?|$)/.test(res.raw.req.url ?? '');
   if (res.statusCode >= 500) {
-    const code = safeJson(res.body)?.error;
+    const code = fhir ? outcomeCode(safeJson(res.body)) : safeJson(res.body)?.error;
     if (res.statusCode === 500 || !DELIBERATE_5XX.has(String(code))) return `${res.statusCode} ${res.body.slice(0, 300)}`;
   }
   if (res.statusCode < 400) return null;
+  if (fhir) {
+    if (!/^application\/fhir\+json/.test(String(res.headers['content-type']))) return `FHIR error with content-type ${res.headers['content-type']}: ${res.body.slice(0, 200)}`;
+    return outcomeCode(safeJson(res.body)) ? null : `FHIR error without an OperationOutcome carrying its code: ${res.body.slice(0, 200)}`;
+  }
   if (!/^application\/json/.test(String(res.headers['content-type']))) return `error with content-type ${res.headers['content-type']}: ${res.body.slice(0, 200)}`;
   const body = safeJson(res.body);
   if (!body || Object.keys(body)[0] !== 'error' || !isErrorValue(body.error)) return `error body without error first: ${res.body.slice(0, 200)}`;
@@ -58,6 +64,14 @@ function contractBroken(res: LightMyRequestResponse, method: string): string | n
   if (res.body.length > MAX_ERROR_BODY) return `error body of ${res.body.length} bytes`;
   if (!res.headers['access-control-allow-origin']) return 'error without CORS headers';
   return null;
+}
+
+/** The error table's code an OperationOutcome carries; undefined when the body is none. */
+function outcomeCode(body: Record<string, unknown> | null): string | undefined {
+  if (body?.resourceType !== 'OperationOutcome') return undefined;
+  const issue = (body.issue as Array<{ details?: { coding?: Array<{ code?: unknown }> } }> | undefined)?.[0];
+  const code = issue?.details?.coding?.[0]?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** A spec error string, or on the MCP endpoint a JSON-RPC error object (numeric code). */

@@ -7,10 +7,17 @@ import type { JsonSchema, RouteDef } from '../../facades/routes/types.ts';
 import { pathOf, queryString, sampleOf } from '../helpers/schema-sample.ts';
 import { mcpPost, rpc, toolText } from '../mcp/helpers.ts';
 
-/** Every error answer: JSON, `error` its first key. */
+/** An OperationOutcome (the /fhir paths' error shape) read as the JSON error body it carries. */
+function fromOutcome(outcome: { issue: Array<{ details: { coding: Array<{ code: string }> }; diagnostics: string; expression?: string[] }> }): Record<string, unknown> {
+  const issue = outcome.issue[0]!;
+  return { error: issue.details.coding[0]!.code, message: issue.diagnostics, details: (issue.expression ?? []).map((field) => ({ field })) };
+}
+
+/** Every error answer: JSON, `error` its first key (under /fhir an OperationOutcome carrying the same code). */
 function expectErrorBody(res: LightMyRequestResponse, code: string): Record<string, unknown> {
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const body = res.json() as Record<string, unknown>;
+  const fhir = /^\/fhir(\/|\?|$)/.test(res.raw.req.url ?? '');
+  expect(res.headers['content-type']).toMatch(fhir ? /^application\/fhir\+json/ : /^application\/json/);
+  const body = fhir ? fromOutcome(res.json()) : (res.json() as Record<string, unknown>);
   expect(Object.keys(body)[0]).toBe('error');
   expect(body.error).toBe(code);
   return body;

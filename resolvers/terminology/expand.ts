@@ -1,0 +1,73 @@
+/**
+ * ValueSet/$expand: the /v1/drugs typeahead as a terminology operation. The filter runs
+ * through `searchDrugs` (same tiers, same statements) restricted to the value set's country
+ * and ATC class; each product found is listed under its codes in the value set's system,
+ * read for the whole page in one batched statement.
+ */
+import { randomUUID } from 'node:crypto';
+import { validationError } from '../../platform/errors.ts';
+import type { RequestContext } from '../context.ts';
+import { searchDrugs } from '../catalogue/search.ts';
+import { languagesOf } from './systems.ts';
+import { parseValueSetUrl } from './value-sets.ts';
+
+/** Page bounds of an expansion (the typeahead reads at most offset + count products). */
+export const EXPAND_MAX_COUNT = 100;
+export const EXPAND_MAX_OFFSET = 100;
+const EXPAND_DEFAULT_COUNT = 20;
+
+export interface ExpandArgs {
+  url: string;
+  filter?: string | null;
+  count?: number | null;
+  offset?: number | null;
+  displayLanguage?: string | null;
+}
+
+function bounded(name: string, value: number | null | undefined, fallback: number, max: number): number {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < 0 || n > max) throw validationError(`Invalid request: ${name} must be an integer from 0 to ${max}.`, [{ location: 'query', field: name, message: `must be 0 to ${max}` }]);
+  return n;
+}
+
+/** The expansion of one implicit value set, filtered; a 422 without a filter (every pack of a register is no page). */
+export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Promise<Record<string, unknown>> {
+  const spec = parseValueSetUrl(args.url);
+  const count = bounded('count', args.count, EXPAND_DEFAULT_COUNT, EXPAND_MAX_COUNT);
+  const offset = bounded('offset', args.offset, 0, EXPAND_MAX_OFFSET);
+  const filter = args.filter?.trim();
+  if (!filter) throw validationError('Invalid request: $expand needs a filter (words or a code); whole registers are not expanded.', [{ location: 'query', field: 'filter', message: 'is required' }]);
+  if (spec.system.kind !== 'identifier') throw validationError(`Invalid request: ${spec.system.name} is not expanded; read its hierarchy with CodeSystem/$lookup (parent and child properties).`, [{ location: 'query', field: 'url', message: 'is not expandable' }]);
+  const found = await searchDrugs(ctx.db, { q: filter, country: spec.country ?? 'ALL', atc: spec.atc, limit: Math.max(1, offset + count) }, ctx.loaders.catalogue.ingredients);
+  const drugs = found.results.slice(offset, offset + count).filter((d) => !spec.marketedOnly || d.marketingStatus === 'active');
+  const identifiers = await ctx.loaders.catalogue.identifiers.loadMany(drugs.map((d) => d.id));
+  const stored = new Set(spec.system.stored);
+  const contains = drugs.flatMap((drug, i) => {
+    const rows = identifiers[i];
+    if (!Array.isArray(rows)) return [];
+    const codes = [...new Set(rows.filter((r) => stored.has(r.system) && !r.previous).map((r) => r.code))];
+    const language = languagesOf(drug.country)[0] ?? 'en';
+    return codes.map((code) => ({
+      system: spec.system.uri, code, display: drug.productName,
+      ...(drug.marketingStatus === 'active' ? {} : { inactive: true }),
+      designation: [{ language, value: drug.productName }],
+    }));
+  });
+  return {
+    resourceType: 'ValueSet',
+    url: spec.url,
+    status: 'active',
+    expansion: {
+      identifier: `urn:uuid:${randomUUID()}`,
+      timestamp: ctx.now().toISOString(),
+      offset,
+      parameter: [
+        { name: 'filter', valueString: filter },
+        { name: 'count', valueInteger: count },
+        { name: 'offset', valueInteger: offset },
+        ...(args.displayLanguage ? [{ name: 'displayLanguage', valueCode: args.displayLanguage }] : []),
+      ],
+      ...(contains.length ? { contains } : {}),
+    },
+  };
+}
