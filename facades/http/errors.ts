@@ -1,5 +1,5 @@
 /**
- * The one Fastify error handler: every failure becomes the spec's JSON error body with
+ * The one Fastify error handler: every failure becomes drugref's JSON error body with
  * `error` first. Schema failures, malformed JSON, oversize bodies and wrong content
  * types are 422 `validation`; anything unexpected is logged and masked as a 500.
  */
@@ -58,12 +58,10 @@ export function toApiError(err: unknown): ApiError {
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   // CORS headers on every error, also those raised before the CORS hook ran (an OPTIONS that is no preflight).
-  return reply.code(error.status).headers({ ...CORS_ANSWER_HEADERS, ...error.headers }).type('application/json').send(JSON.stringify(error.toBody()));
+  const sent = reply.code(error.status).headers({ ...CORS_ANSWER_HEADERS, ...error.headers });
   // The FHIR facade answers errors as OperationOutcome; status and code stay the table's.
-  if (isFhirPath(reply.request.url)) {
-    return reply.code(error.status).headers(error.headers).type(FHIR_JSON_TYPE).send(JSON.stringify(operationOutcome(error)));
-  }
-  return reply.code(error.status).headers(error.headers).type('application/json').send(JSON.stringify(error.toBody()));
+  if (isFhirPath(reply.request.url)) return sent.type(FHIR_JSON_TYPE).send(JSON.stringify(operationOutcome(error)));
+  return sent.type('application/json').send(JSON.stringify(error.toBody()));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
