@@ -13,6 +13,7 @@ import type { DrugRow } from './drug-rows.ts';
 import { searchDrugs } from './search.ts';
 import type { SearchResult } from './search.ts';
 import { drugByCode } from './lookup.ts';
+import { primeRecord } from './record-rows.ts';
 import { factFields, ingredientFields, ingredientsOf } from './facts.ts';
 import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
@@ -46,6 +47,25 @@ export function loadDrug(ctx: RequestContext, id: string): Promise<DrugRow | nul
   return isUuid(id) ? ctx.loaders.catalogue.drug.load(id.toLowerCase()) : Promise.resolve(null);
 }
 
+/**
+ * Loads a whole drug record in one statement and primes the request's loaders with it
+ * (record-rows.ts), so the record's nested fields cost no further round trip.
+ */
+async function loadRecord(ctx: RequestContext, id: string): Promise<DrugRow | null> {
+  if (!isUuid(id)) return null;
+  const record = await ctx.loaders.drugRecord.load(id.toLowerCase());
+  if (!record) return null;
+  primeRecord(ctx, record);
+  return record.drug;
+}
+
+/** The drug a code resolves to, its record's rows primed like `loadRecord`'s. */
+async function recordByCode(ctx: RequestContext, system: string, code: string): Promise<DrugRow | null> {
+  const drug = await drugByCode(ctx.db, system, code);
+  if (drug) await loadRecord(ctx, drug.id);
+  return drug;
+}
+
 async function atcNodeOf(drug: DrugRow, ctx: RequestContext): Promise<AtcNode | null> {
   return drug.atcCode ? ctx.loaders.atcNode.load(drug.atcCode) : null;
 }
@@ -55,7 +75,7 @@ const read = (drug: DrugRow, ctx: RequestContext) => readerOf(drug, ctx.loaders.
 
 /** A drug record, or the record as of `asOf` (validated first: a bad value is 422 whatever the id). */
 async function drugAsOf(ctx: RequestContext, args: { id: string; asOf?: string | null }): Promise<DrugRow | null> {
-  if (args.asOf === undefined || args.asOf === null) return loadDrug(ctx, args.id);
+  if (args.asOf === undefined || args.asOf === null) return loadRecord(ctx, args.id);
   return datedDrugById(ctx, args.id, parseAsOf(args.asOf, ctx.now()));
 }
 
@@ -133,7 +153,7 @@ export const catalogueResolvers = {
     drug: (_: unknown, args: { id: string; asOf?: string | null }, ctx: RequestContext) => drugAsOf(ctx, args),
     drugByCode: (_: unknown, args: { system: string; code: string; asOf?: string | null }, ctx: RequestContext) =>
       (args.asOf === undefined || args.asOf === null
-        ? drugByCode(ctx.db, args.system, args.code)
+        ? recordByCode(ctx, args.system, args.code)
         : datedDrugByCode(ctx, args.system, args.code, parseAsOf(args.asOf, ctx.now()))),
     drugEquivalents: async (_: unknown, args: { id: string; perCountry: number }, ctx: RequestContext) => {
       const perCountry = boundedInt('per_country', args.perCountry, 1, MAX_PER_COUNTRY);
