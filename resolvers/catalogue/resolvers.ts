@@ -12,8 +12,7 @@ import { isUuid } from './drug-rows.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { searchDrugs } from './search.ts';
 import type { SearchResult } from './search.ts';
-import { drugByCode } from './lookup.ts';
-import { primeRecord } from './record-rows.ts';
+import { loadRecord, recordByCode } from './record-rows.ts';
 import { factFields, ingredientFields, ingredientsOf } from './facts.ts';
 import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
@@ -45,25 +44,6 @@ export function boundedInt(name: string, value: number, min: number, max: number
 /** Loads a drug by id; null for ids that are not uuids (they cannot exist). */
 export function loadDrug(ctx: RequestContext, id: string): Promise<DrugRow | null> {
   return isUuid(id) ? ctx.loaders.catalogue.drug.load(id.toLowerCase()) : Promise.resolve(null);
-}
-
-/**
- * Loads a whole drug record in one statement and primes the request's loaders with it
- * (record-rows.ts), so the record's nested fields cost no further round trip.
- */
-async function loadRecord(ctx: RequestContext, id: string): Promise<DrugRow | null> {
-  if (!isUuid(id)) return null;
-  const record = await ctx.loaders.drugRecord.load(id.toLowerCase());
-  if (!record) return null;
-  primeRecord(ctx, record);
-  return record.drug;
-}
-
-/** The drug a code resolves to, its record's rows primed like `loadRecord`'s. */
-async function recordByCode(ctx: RequestContext, system: string, code: string): Promise<DrugRow | null> {
-  const drug = await drugByCode(ctx.db, system, code);
-  if (drug) await loadRecord(ctx, drug.id);
-  return drug;
 }
 
 async function atcNodeOf(drug: DrugRow, ctx: RequestContext): Promise<AtcNode | null> {
