@@ -142,7 +142,8 @@ export const catalogueResolvers = {
     },
     drugMonograph: (_: unknown, args: { id: string; lang: string }, ctx: RequestContext) => monographOf(ctx, args),
     drugProfile: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
-      const drug = await loadDrug(ctx, args.id);
+      // The profile embeds the whole record: read it in one statement like Query.drug.
+      const drug = await loadRecord(ctx, args.id);
       return drug ? buildProfile(ctx, drug) : null;
     },
     ...substanceResolvers.Query,
