@@ -58,7 +58,10 @@ async function readHistories(ctx: RequestContext, productId: string, extraPack: 
   const [products, recallKeys] = await Promise.all([productVersions(ctx.db, productIds), keysOfProducts(ctx.db, 'recalls', productIds)]);
   const recallVersions = await versionsByKey(ctx.db, 'recalls', recallKeys);
   const sources = [...[...products.values()].flat(), ...[...packs.values()].flat(), ...[...recallVersions.values()].flat()].map((v) => v.source);
-  const h: Histories = { products, recalls: recallsByProduct(recallVersions, productIds), starts: await historyStarts(ctx.db, sources) };
+  const starts = await historyStarts(ctx.db, sources);
+  // `_meta.sources[].history_starts` reads the same starts through the loader: no second statement.
+  for (const source of new Set(sources)) ctx.loaders.catalogue.historyStart.prime(source, starts.get(source) ?? null);
+  const h: Histories = { products, recalls: recallsByProduct(recallVersions, productIds), starts };
   return { h, packs };
 }
 
