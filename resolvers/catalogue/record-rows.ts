@@ -118,7 +118,8 @@ function toRecord(row: RecordQueryRow): DrugRecordRows {
 
 /** Drug records by id in one statement, in key order, null for unknown ids (a merged row's id answers with its representative). */
 export async function loadDrugRecords(db: Queryable, ids: readonly string[]): Promise<Array<DrugRecordRows | null>> {
-  const { rows } = await db.query<RecordQueryRow>(BY_ID, [ids, FACT_KEYS]);
+  // Prepared: the text never changes, so PostgreSQL parses it once per connection.
+  const { rows } = await db.query<RecordQueryRow>(BY_ID, [ids, FACT_KEYS], { prepare: true });
   const byId = new Map(rows.map((r) => [r.requested, toRecord(r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -129,7 +130,7 @@ export async function loadDrugRecords(db: Queryable, ids: readonly string[]): Pr
  */
 export async function loadDrugRecordByCode(db: Queryable, system: string, code: string): Promise<DrugRecordRows | null> {
   const normalised = normaliseLookup(system, code);
-  const { rows } = await db.query<RecordQueryRow>(BY_CODE, [storedSystems(system), FACT_KEYS, normalised]);
+  const { rows } = await db.query<RecordQueryRow>(BY_CODE, [storedSystems(system), FACT_KEYS, normalised], { prepare: true });
   const row = rows[0];
   return row ? toRecord(row) : null;
 }

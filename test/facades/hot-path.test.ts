@@ -92,6 +92,8 @@ describe('hot path: round trips per request and the sources cache', () => {
       expect(one).toBe(2);
     }
     expect(await trips(() => get(`/v1/drugs/${IDS.brufenCh}`))).toBe(2);
+    // The profile embeds the record (one statement) beside its texts, pricing and markets.
+    expect(await trips(() => get(`/v1/drugs/${IDS.brufenCh}/profile`))).toBe(6);
     const body = (await get(`/v1/drugs/${TWENTY_PACKS}`)).json();
     expect(body.packs).toHaveLength(20);
     expect(body.packs[19]).toMatchObject({ units: 29, prices: [{ kind: 'ex_factory', amount: 21 }, { kind: 'public', amount: 24 }] });
