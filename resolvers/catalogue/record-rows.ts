@@ -54,7 +54,11 @@ interface RecordQueryRow extends ProductRecord {
   atc: NodeRow[] | null;
 }
 
-/** A loader statement's rows as one JSON array (null when none), in the statement's order. */
+/**
+ * A loader statement's rows as one JSON array (null when none), in the statement's order:
+ * PostgreSQL feeds an aggregate over a sorted sub-select in that order. Numbers, dates as
+ * text, arrays and jsonb come out as the driver would have parsed the loader's own rows.
+ */
 const rowsOf = (sql: string) => `(SELECT json_agg(agg_row) FROM (${sql}) agg_row)`;
 
 /** The representative (`rq.rep`) and its representative pack ids (`rq.packs`); `p` is the representative. */
