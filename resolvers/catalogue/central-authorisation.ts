@@ -21,7 +21,8 @@ export interface CentralAuthorisation {
   basis: LinkBasis;
 }
 
-interface NationalRow {
+/** A national row of a drug (the representative or a row merged into it) with what the link needs. */
+export interface NationalRow {
   drug: string;
   product_name: string;
   brand: string | null;
@@ -45,8 +46,13 @@ interface EmaRow {
 
 /** National rows of the drugs (every merged row), with what the link needs. */
 async function nationalFacts(db: Queryable, ids: readonly string[]): Promise<NationalRow[]> {
-  const { rows } = await db.query<NationalRow>(
-    `SELECT coalesce(p.merged_into, p.id) AS drug, p.product_name, p.brand, p.holder,
+  const { rows } = await db.query<NationalRow>(nationalSql('$1::uuid[]'), [ids]);
+  return rows;
+}
+
+/** The national rows statement over an SQL `uuid[]` expression of drug ids, in `p.id` order. */
+export const nationalSql = (ids: string): string =>
+  `SELECT coalesce(p.merged_into, p.id) AS drug, p.product_name, p.brand, p.holder,
             array(SELECT i.code FROM identifiers i WHERE i.drug_id = p.id AND i.system = 'eu_number' ORDER BY i.code) AS eu,
             array(SELECT i.code FROM identifiers i WHERE i.drug_id = p.id AND i.system = 'ema_procedure' ORDER BY i.code) AS procedures,
             coalesce((SELECT json_agg(json_build_array(s.name, m.name) ORDER BY pi.position)
@@ -54,12 +60,8 @@ async function nationalFacts(db: Queryable, ids: readonly string[]): Promise<Nat
                         LEFT JOIN substances m ON m.unii = s.moiety_unii AND m.unii <> s.unii
                        WHERE pi.product_id = p.id), '[]'::json) AS ingredients
        FROM products p
-      WHERE (p.id = ANY($1::uuid[]) OR p.merged_into = ANY($1::uuid[])) AND p.country <> 'EU'
-      ORDER BY p.id`,
-    [ids],
-  );
-  return rows;
-}
+      WHERE (p.id = ANY(${ids}) OR p.merged_into = ANY(${ids})) AND p.country <> 'EU'
+      ORDER BY p.id`;
 
 /** EMA records that carry one of the EU or product numbers, or bear one of the brands. */
 async function emaCandidates(db: Queryable, eu: string[], procedures: string[], brands: string[]): Promise<EmaRow[]> {
@@ -98,10 +100,32 @@ function brandNames(facts: NationalFacts): string[] {
   return [...new Set([head, brandOf(facts.productName, facts.brand).toLowerCase()])].filter(Boolean);
 }
 
-/** Central authorisation by (representative) product id, null where none is known; two queries per batch. */
+/** National rows already read for a loader's drugs (by the drug record's statement), per loader. */
+const knownNational = new WeakMap<object, Map<string, NationalRow[]>>();
+
+/**
+ * Hands a loader the national rows of a drug read elsewhere (record-rows.ts), so its batch
+ * for that drug reads only the EMA candidates (and none when the drug names no EU number).
+ */
+export function primeNationalRows(loader: object, drug: string, rows: NationalRow[]): void {
+  knownNational.get(loader)?.set(drug, rows);
+}
+
+/** The national rows of `ids`: those handed in first, the others read in one query. */
+async function nationalRowsOf(db: Queryable, known: Map<string, NationalRow[]>, ids: readonly string[]): Promise<NationalRow[]> {
+  const missing = ids.filter((id) => !known.has(id));
+  const read = missing.length ? await nationalFacts(db, missing) : [];
+  return [...ids.flatMap((id) => known.get(id) ?? []), ...read];
+}
+
+/**
+ * Central authorisation by (representative) product id, null where none is known; two
+ * queries per batch, one when the national rows were handed in (`primeNationalRows`).
+ */
 export function centralAuthorisationLoader(db: Queryable) {
-  return new DataLoader<string, CentralAuthorisation | null>(async (ids) => {
-    const national = (await nationalFacts(db, ids)).map((row) => ({ drug: row.drug, facts: toFacts(row) }));
+  const known = new Map<string, NationalRow[]>();
+  const loader = new DataLoader<string, CentralAuthorisation | null>(async (ids) => {
+    const national = (await nationalRowsOf(db, known, ids)).map((row) => ({ drug: row.drug, facts: toFacts(row) }));
     const brands = new Set(national.filter((n) => n.facts.euNumbers.length > 0).flatMap((n) => brandNames(n.facts)));
     const rows = await emaCandidates(db, [...new Set(national.flatMap((n) => n.facts.euNumbers))],
       [...new Set(national.flatMap((n) => n.facts.procedures))], [...brands]);
@@ -120,4 +144,6 @@ export function centralAuthorisationLoader(db: Queryable) {
     }
     return ids.map((id) => byId.get(id) ?? null);
   });
+  knownNational.set(loader, known);
+  return loader;
 }

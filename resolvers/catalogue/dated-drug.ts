@@ -19,7 +19,8 @@ import { eventTimes, lists, packStatusAt, productStatusAt, recallsByProduct, spa
 import type { CodeMatch, Histories, StatusSpan } from './dated-status.ts';
 import { isUuid } from './drug-rows.ts';
 import type { DrugRow } from './drug-rows.ts';
-import { drugByCode, normaliseLookup, storedSystems } from './lookup.ts';
+import { normaliseLookup, storedSystems } from './lookup.ts';
+import { loadRecord, recordByCode } from './record-rows.ts';
 
 /** A pack the lookup matched: its record key and the code it matched by. */
 interface Matched {
@@ -57,7 +58,10 @@ async function readHistories(ctx: RequestContext, productId: string, extraPack: 
   const [products, recallKeys] = await Promise.all([productVersions(ctx.db, productIds), keysOfProducts(ctx.db, 'recalls', productIds)]);
   const recallVersions = await versionsByKey(ctx.db, 'recalls', recallKeys);
   const sources = [...[...products.values()].flat(), ...[...packs.values()].flat(), ...[...recallVersions.values()].flat()].map((v) => v.source);
-  const h: Histories = { products, recalls: recallsByProduct(recallVersions, productIds), starts: await historyStarts(ctx.db, sources) };
+  const starts = await historyStarts(ctx.db, sources);
+  // `_meta.sources[].history_starts` reads the same starts through the loader: no second statement.
+  for (const source of new Set(sources)) ctx.loaders.catalogue.historyStart.prime(source, starts.get(source) ?? null);
+  const h: Histories = { products, recalls: recallsByProduct(recallVersions, productIds), starts };
   return { h, packs };
 }
 
@@ -117,13 +121,11 @@ async function assemble(ctx: RequestContext, productId: string, recordAt: Date, 
 export async function datedDrugById(ctx: RequestContext, id: string, asOf: AsOf): Promise<DrugRow | null> {
   if (!isUuid(id)) return null;
   const wanted = id.toLowerCase();
-  const { rows } = await ctx.db.query<{ id: string }>('SELECT coalesce(merged_into, id) AS id FROM products WHERE id = $1', [wanted]);
-  const productId = rows[0]?.id ?? wanted;
+  // Today's record (primed, one statement) names the representative; without history it is the answer.
+  const current = await loadRecord(ctx, wanted);
+  const productId = current?.id ?? wanted;
   const versions = (await productVersions(ctx.db, [productId])).get(productId);
-  if (!versions) {
-    const current = await ctx.loaders.catalogue.drug.load(wanted);
-    return current ? undatedRecord(ctx, current, asOf) : null;
-  }
+  if (!versions) return current ? undatedRecord(ctx, current, asOf) : null;
   const shown = shownVersion(versions, asOf.at);
   const recordAt = shown && lists(versionAt(versions, asOf.at)) ? asOf.at : (shown?.at ?? asOf.at);
   return assemble(ctx, productId, recordAt, asOf, null);
@@ -163,7 +165,7 @@ export async function datedDrugByCode(ctx: RequestContext, system: string, code:
   const match: CodeMatch = { systems: storedSystems(system), code: normaliseLookup(system, code) };
   const records = await recordsWithCode(ctx.db, match.systems, match.code);
   if (records.length === 0) {
-    const current = await drugByCode(ctx.db, system, code);
+    const current = await recordByCode(ctx, system, code);
     return current ? undatedRecord(ctx, current, asOf) : null;
   }
   const keysOf = (table: 'products' | 'packs') => records.filter((r) => r.table === table);

@@ -12,7 +12,7 @@ import type { CatalogueReader } from './reader.ts';
 import type { IngredientRow } from './loaders.ts';
 
 /** The product-image members read here (snapshot ProductEntry field names). */
-const FACT_KEYS = [
+export const FACT_KEYS = [
   'dispensing_category', 'generic_groups', 'previous_names', 'additional_monitoring', 'authorisation_status',
   'veterinary', 'assessments', 'attributes', 'ingredients',
 ] as const;
@@ -27,19 +27,30 @@ export type ProductFacts = Partial<Record<FactKey, unknown>>;
  */
 export function productFactsLoader(db: Queryable) {
   return new DataLoader<string, ProductFacts>(async (ids) => {
-    const { rows } = await db.query<{ id: string; record: Record<string, unknown> | null }>(
-      `SELECT coalesce(x.merged_into, x.id) AS id,
-              (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(x.record) e WHERE e.key = ANY($2::text[])) AS record
-         FROM products x
-        WHERE x.id = ANY($1::uuid[]) OR x.merged_into = ANY($1::uuid[])
-        ORDER BY x.merged_into IS NOT NULL, x.source`,
-      [ids, FACT_KEYS],
-      { prepare: true },
-    );
-    const byId = new Map<string, ProductFacts>();
-    for (const { id, record } of rows) byId.set(id, addFacts(byId.get(id) ?? {}, record ?? {}));
+    const { rows } = await db.query<FactRow>(factsSql('$1::uuid[]', '$2::text[]'), [ids, FACT_KEYS], { prepare: true });
+    const byId = factsById(rows);
     return ids.map((id) => byId.get(id) ?? {});
   });
+}
+
+/** The fact members of each product row and of the rows merged into it, representative first. */
+export interface FactRow {
+  id: string;
+  record: Record<string, unknown> | null;
+}
+
+/** The facts statement over SQL expressions of the ids (`uuid[]`) and of `FACT_KEYS` (`text[]`). */
+export const factsSql = (ids: string, keys: string): string => `SELECT coalesce(x.merged_into, x.id) AS id,
+              (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(x.record) e WHERE e.key = ANY(${keys})) AS record
+         FROM products x
+        WHERE x.id = ANY(${ids}) OR x.merged_into = ANY(${ids})
+        ORDER BY x.merged_into IS NOT NULL, x.source`;
+
+/** Facts by representative id from rows in the statement's order (the first to state a fact wins). */
+export function factsById(rows: readonly FactRow[]): Map<string, ProductFacts> {
+  const byId = new Map<string, ProductFacts>();
+  for (const { id, record } of rows) byId.set(id, addFacts(byId.get(id) ?? {}, record ?? {}));
+  return byId;
 }
 
 /** Adds the facts `record` states that `facts` lacks (the first record to state a fact wins). */

@@ -82,29 +82,14 @@ function grouped<K, R>(keys: readonly K[], rows: R[], keyOf: (row: R) => K): R[]
 
 function ingredientLoader(db: Queryable) {
   return new DataLoader<string, IngredientRow[]>(async (ids) => {
-    const { rows } = await db.query<IngredientRow & { productId: string }>(
-      `SELECT i.product_id AS "productId", i.unii, s.name, s.moiety_unii AS "moietyUnii",
-              i.strength_value::float8 AS "strengthValue", i.strength_unit AS "strengthUnit"
-         FROM product_ingredients i LEFT JOIN substances s ON s.unii = i.unii
-        WHERE i.product_id = ANY($1::uuid[]) ORDER BY i.product_id, i.position`,
-      [ids],
-    );
-    return grouped(ids, rows, (r) => r.productId).map((list) => list.map(({ productId: _, ...rest }) => rest));
+    const { rows } = await db.query<IngredientRow & { productId: string }>(RECORD_SQL.ingredients('$1::uuid[]'), [ids]);
+    return grouped(ids, rows, (r) => r.productId).map(toIngredients);
   });
 }
 
 function identifierLoader(db: Queryable) {
   return new DataLoader<string, IdentifierRow[]>(async (ids) => {
-    // Product-level identifiers first, then each pack's, so the list reads top-down. The
-    // identifiers of merged rows count as the representative's, once each.
-    const { rows } = await db.query<IdentifierRow & { drugId: string }>(
-      `SELECT DISTINCT coalesce(p.merged_into, p.id) AS "drugId", i.system, i.code, coalesce(k.merged_into, k.id) AS "packId",
-              i.valid_from::text AS "validFrom", i.valid_to::text AS "validTo", i.previous
-         FROM products p JOIN identifiers i ON i.drug_id = p.id LEFT JOIN packs k ON k.id = i.pack_id
-        WHERE p.id = ANY($1::uuid[]) OR p.merged_into = ANY($1::uuid[])
-        ORDER BY 1, 4 NULLS FIRST, 2, 3`,
-      [ids],
-    );
+    const { rows } = await db.query<IdentifierRow & { drugId: string }>(RECORD_SQL.identifiers('$1::uuid[]'), [ids]);
     return grouped(ids, rows, (r) => r.drugId).map((list) => list.map(({ drugId: _, ...rest }) => rest));
   });
 }
@@ -126,24 +111,60 @@ const PACK_FACTS = `LEFT JOIN LATERAL (
                  (array_agg(x.record ->> 'tariff_category' ORDER BY x.id <> k.id) FILTER (WHERE x.record ? 'tariff_category'))[1]] AS facts
       FROM packs x WHERE x.id = k.id OR x.merged_into = k.id) m ON true`;
 
-type PackQueryRow = Omit<PackRow, 'sl'> & { sls: Array<Record<string, unknown>> | null };
+/**
+ * The statements of the loaders below, over a set of ids given as an SQL `uuid[]` expression:
+ * `$1::uuid[]` in a batch, or one product's ids inside the drug record's single statement
+ * (record-rows.ts), so both read exactly the same rows in the same order.
+ */
+export const RECORD_SQL = {
+  ingredients: (ids: string) => `SELECT i.product_id AS "productId", i.unii, s.name, s.moiety_unii AS "moietyUnii",
+              i.strength_value::float8 AS "strengthValue", i.strength_unit AS "strengthUnit"
+         FROM product_ingredients i LEFT JOIN substances s ON s.unii = i.unii
+        WHERE i.product_id = ANY(${ids}) ORDER BY i.product_id, i.position`,
+  // Product-level identifiers first, then each pack's, so the list reads top-down. The
+  // identifiers of merged rows count as the representative's, once each.
+  identifiers: (ids: string) => `SELECT DISTINCT coalesce(p.merged_into, p.id) AS "drugId", i.system, i.code, coalesce(k.merged_into, k.id) AS "packId",
+              i.valid_from::text AS "validFrom", i.valid_to::text AS "validTo", i.previous
+         FROM products p JOIN identifiers i ON i.drug_id = p.id LEFT JOIN packs k ON k.id = i.pack_id
+        WHERE p.id = ANY(${ids}) OR p.merged_into = ANY(${ids})
+        ORDER BY 1, 4 NULLS FIRST, 2, 3`,
+  packs: (ids: string) => `WITH g AS (SELECT DISTINCT coalesce(p.merged_into, p.id) AS product, coalesce(own.merged_into, own.id) AS pack
+                    FROM products p JOIN packs own ON own.product_id = p.id
+                   WHERE p.id = ANY(${ids}) OR p.merged_into = ANY(${ids}))
+       SELECT g.product AS "productId", ${PACK_COLUMNS} FROM g JOIN packs k ON k.id = g.pack ${PACK_FACTS}
+        ORDER BY g.product, k.units NULLS LAST, k.description, k.id`,
+  packIdentifiers: (ids: string) => `SELECT DISTINCT coalesce(k.merged_into, k.id) AS "packId", i.system, i.code,
+              i.valid_from::text AS "validFrom", i.valid_to::text AS "validTo", i.previous
+         FROM packs k JOIN identifiers i ON i.pack_id = k.id
+        WHERE k.id = ANY(${ids}) OR k.merged_into = ANY(${ids})
+        ORDER BY 1, 2, 3`,
+  // One price per kind: the pack's own, else the first merged row's.
+  prices: (ids: string) => `SELECT DISTINCT ON (1, kind) coalesce(k.merged_into, k.id) AS "packId", kind, amount::float8 AS amount, currency,
+              valid_from::text AS "validFrom"
+         FROM packs k JOIN pack_prices pp ON pp.pack_id = k.id
+        WHERE k.id = ANY(${ids}) OR k.merged_into = ANY(${ids})
+        ORDER BY 1, kind, k.merged_into IS NOT NULL, k.source`,
+  monographLanguages: (ids: string) =>
+    `SELECT product_id AS "productId", lang FROM monographs WHERE product_id = ANY(${ids}) ORDER BY product_id, lang`,
+  productClasses: (ids: string) => `SELECT pc.product_id AS "productId", pc.system, pc.code, coalesce(c.label, pc.code) AS label
+         FROM product_classes pc LEFT JOIN classes c ON c.system = pc.system AND c.code = pc.code
+        WHERE pc.product_id = ANY(${ids}) ORDER BY pc.product_id, pc.system, pc.code`,
+};
+
+/** Ingredient rows without the product id they were read by. */
+export const toIngredients = (rows: Array<IngredientRow & { productId: string }>): IngredientRow[] => rows.map(({ productId: _, ...rest }) => rest);
+
+export type PackQueryRow = Omit<PackRow, 'sl'> & { sls: Array<Record<string, unknown>> | null };
 
 /** The merged SL entry: later entries win, and the pack's own entry comes last. */
-function toPack({ sls, ...row }: PackQueryRow): PackRow {
+export function toPack({ sls, ...row }: PackQueryRow): PackRow {
   return { ...row, sl: sls ? Object.assign({}, ...sls) as unknown : null };
 }
 
 /** A product's packs: those of its rows and of the rows merged into it, each as its representative pack. */
 function packsByProductLoader(db: Queryable) {
   return new DataLoader<string, PackRow[]>(async (ids) => {
-    const { rows } = await db.query<PackQueryRow>(
-      `WITH g AS (SELECT DISTINCT coalesce(p.merged_into, p.id) AS product, coalesce(own.merged_into, own.id) AS pack
-                    FROM products p JOIN packs own ON own.product_id = p.id
-                   WHERE p.id = ANY($1::uuid[]) OR p.merged_into = ANY($1::uuid[]))
-       SELECT g.product AS "productId", ${PACK_COLUMNS} FROM g JOIN packs k ON k.id = g.pack ${PACK_FACTS}
-        ORDER BY g.product, k.units NULLS LAST, k.description, k.id`,
-      [ids],
-    );
+    const { rows } = await db.query<PackQueryRow>(RECORD_SQL.packs('$1::uuid[]'), [ids]);
     return grouped(ids, rows.map(toPack), (r) => r.productId);
   });
 }
@@ -166,39 +187,24 @@ function packLoader(db: Queryable) {
 /** Identifiers of a pack and of the packs merged into it, once each. */
 function packIdentifierLoader(db: Queryable) {
   return new DataLoader<string, IdentifierRow[]>(async (ids) => {
-    const { rows } = await db.query<IdentifierRow>(
-      `SELECT DISTINCT coalesce(k.merged_into, k.id) AS "packId", i.system, i.code,
-              i.valid_from::text AS "validFrom", i.valid_to::text AS "validTo", i.previous
-         FROM packs k JOIN identifiers i ON i.pack_id = k.id
-        WHERE k.id = ANY($1::uuid[]) OR k.merged_into = ANY($1::uuid[])
-        ORDER BY 1, 2, 3`,
-      [ids],
-    );
+    const { rows } = await db.query<IdentifierRow>(RECORD_SQL.packIdentifiers('$1::uuid[]'), [ids]);
     return grouped(ids, rows, (r) => r.packId!);
   });
 }
 
+/** Price rows without the pack id they were read by. */
+export const toPrices = (rows: Array<PriceRow & { packId: string }>): PriceRow[] => rows.map(({ packId: _, ...rest }) => rest);
+
 function priceLoader(db: Queryable) {
   return new DataLoader<string, PriceRow[]>(async (ids) => {
-    // One price per kind: the pack's own, else the first merged row's.
-    const { rows } = await db.query<PriceRow & { packId: string }>(
-      `SELECT DISTINCT ON (1, kind) coalesce(k.merged_into, k.id) AS "packId", kind, amount::float8 AS amount, currency,
-              valid_from::text AS "validFrom"
-         FROM packs k JOIN pack_prices pp ON pp.pack_id = k.id
-        WHERE k.id = ANY($1::uuid[]) OR k.merged_into = ANY($1::uuid[])
-        ORDER BY 1, kind, k.merged_into IS NOT NULL, k.source`,
-      [ids],
-    );
-    return grouped(ids, rows, (r) => r.packId).map((list) => list.map(({ packId: _, ...rest }) => rest));
+    const { rows } = await db.query<PriceRow & { packId: string }>(RECORD_SQL.prices('$1::uuid[]'), [ids]);
+    return grouped(ids, rows, (r) => r.packId).map(toPrices);
   });
 }
 
 function monographLanguageLoader(db: Queryable) {
   return new DataLoader<string, string[]>(async (ids) => {
-    const { rows } = await db.query<{ productId: string; lang: string }>(
-      `SELECT product_id AS "productId", lang FROM monographs WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, lang`,
-      [ids],
-    );
+    const { rows } = await db.query<{ productId: string; lang: string }>(RECORD_SQL.monographLanguages('$1::uuid[]'), [ids]);
     return grouped(ids, rows, (r) => r.productId).map((list) => list.map((r) => r.lang));
   });
 }
@@ -219,12 +225,7 @@ function monographLoader(db: Queryable) {
 
 function productClassLoader(db: Queryable) {
   return new DataLoader<string, ClassRefRow[]>(async (ids) => {
-    const { rows } = await db.query<ClassRefRow & { productId: string }>(
-      `SELECT pc.product_id AS "productId", pc.system, pc.code, coalesce(c.label, pc.code) AS label
-         FROM product_classes pc LEFT JOIN classes c ON c.system = pc.system AND c.code = pc.code
-        WHERE pc.product_id = ANY($1::uuid[]) ORDER BY pc.product_id, pc.system, pc.code`,
-      [ids],
-    );
+    const { rows } = await db.query<ClassRefRow & { productId: string }>(RECORD_SQL.productClasses('$1::uuid[]'), [ids]);
     return grouped(ids, rows, (r) => r.productId).map((list) => list.map(({ productId: _, ...rest }) => rest));
   });
 }

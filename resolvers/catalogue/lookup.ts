@@ -47,22 +47,26 @@ export function normaliseLookup(system: string, code: string): string {
 }
 
 /**
- * The drug a code belongs to, with the matched pack id; null when nothing matches.
- * Pack-level rows win over product-level ones, the representative of merged packs over the
- * rows merged into it (the product that holds it answers), and active products over withdrawn ones,
- * so a code reused after a withdrawal resolves to the marketed product.
+ * The representative product (`product_id`) and pack (`pack_id`) a code belongs to, over SQL
+ * expressions of the stored systems (`text[]`) and the normalised code. Pack-level rows win
+ * over product-level ones, the representative of merged packs over the rows merged into it
+ * (the product that holds it answers), and active products over withdrawn ones, so a code
+ * reused after a withdrawal resolves to the marketed product.
  */
-export async function drugByCode(db: Queryable, system: string, code: string): Promise<DrugRow | null> {
-  const normalised = normaliseLookup(system, code);
-  const systems = storedSystems(system);
-  const { rows } = await db.query<ProductRecord & { pack_id: string | null }>(
-    // A code of a merged source answers with its representative product and pack (0600_merge.sql).
-    `SELECT ${PRODUCT_COLUMNS}, coalesce(k.merged_into, k.id) AS pack_id FROM identifiers i
+export const lookupSql = (systems: string, code: string): string =>
+  // A code of a merged source answers with its representative product and pack (0600_merge.sql).
+  `SELECT p.id AS product_id, coalesce(k.merged_into, k.id) AS pack_id FROM identifiers i
        JOIN products m ON m.id = i.drug_id JOIN products p ON p.id = coalesce(m.merged_into, m.id)
        LEFT JOIN packs k ON k.id = i.pack_id
-      WHERE i.system = ANY($1) AND i.code = $2
-      ORDER BY (i.pack_id IS NULL), (k.merged_into IS NOT NULL), (p.marketing_status = 'withdrawn'), p.id LIMIT 1`,
-    [systems, normalised],
+      WHERE i.system = ANY(${systems}) AND i.code = ${code}
+      ORDER BY (i.pack_id IS NULL), (k.merged_into IS NOT NULL), (p.marketing_status = 'withdrawn'), p.id LIMIT 1`;
+
+/** The drug a code belongs to (`lookupSql`), with the matched pack id; null when nothing matches. */
+export async function drugByCode(db: Queryable, system: string, code: string): Promise<DrugRow | null> {
+  const normalised = normaliseLookup(system, code);
+  const { rows } = await db.query<ProductRecord & { pack_id: string | null }>(
+    `SELECT ${PRODUCT_COLUMNS}, hit.pack_id FROM (${lookupSql('$1::text[]', '$2::text')}) hit JOIN products p ON p.id = hit.product_id`,
+    [storedSystems(system), normalised],
   );
   const row = rows[0];
   return row ? { ...toDrug(row), matchedPackId: row.pack_id } : null;

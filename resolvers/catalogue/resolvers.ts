@@ -12,7 +12,7 @@ import { atcCodeSourceOf, isUuid } from './drug-rows.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { searchDrugs } from './search.ts';
 import type { SearchResult } from './search.ts';
-import { drugByCode } from './lookup.ts';
+import { loadRecord, recordByCode } from './record-rows.ts';
 import { factFields, ingredientFields, ingredientsOf } from './facts.ts';
 import { equivalentsOf } from './equivalents.ts';
 import type { EquivalentsResult } from './equivalents.ts';
@@ -55,7 +55,7 @@ const read = (drug: DrugRow, ctx: RequestContext) => readerOf(drug, ctx.loaders.
 
 /** A drug record, or the record as of `asOf` (validated first: a bad value is 422 whatever the id). */
 async function drugAsOf(ctx: RequestContext, args: { id: string; asOf?: string | null }): Promise<DrugRow | null> {
-  if (args.asOf === undefined || args.asOf === null) return loadDrug(ctx, args.id);
+  if (args.asOf === undefined || args.asOf === null) return loadRecord(ctx, args.id);
   return datedDrugById(ctx, args.id, parseAsOf(args.asOf, ctx.now()));
 }
 
@@ -134,7 +134,7 @@ export const catalogueResolvers = {
     drug: (_: unknown, args: { id: string; asOf?: string | null }, ctx: RequestContext) => drugAsOf(ctx, args),
     drugByCode: (_: unknown, args: { system: string; code: string; asOf?: string | null }, ctx: RequestContext) =>
       (args.asOf === undefined || args.asOf === null
-        ? drugByCode(ctx.db, args.system, args.code)
+        ? recordByCode(ctx, args.system, args.code)
         : datedDrugByCode(ctx, args.system, args.code, parseAsOf(args.asOf, ctx.now()))),
     drugEquivalents: async (_: unknown, args: { id: string; perCountry: number }, ctx: RequestContext) => {
       const perCountry = boundedInt('per_country', args.perCountry, 1, MAX_PER_COUNTRY);
@@ -143,7 +143,8 @@ export const catalogueResolvers = {
     },
     drugMonograph: (_: unknown, args: { id: string; lang: string }, ctx: RequestContext) => monographOf(ctx, args),
     drugProfile: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
-      const drug = await loadDrug(ctx, args.id);
+      // The profile embeds the whole record: read it in one statement like Query.drug.
+      const drug = await loadRecord(ctx, args.id);
       return drug ? buildProfile(ctx, drug) : null;
     },
     ...substanceResolvers.Query,

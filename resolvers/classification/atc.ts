@@ -34,7 +34,8 @@ export function atcAncestorCodes(code: string): string[] {
   return LEVEL_LENGTHS.filter((n) => n < code.length).map((n) => code.slice(0, n));
 }
 
-interface NodeRow {
+/** An `atc_nodes` row as `NODE_COLUMNS` selects it. */
+export interface NodeRow {
   code: string;
   name: string;
   level: number;
@@ -43,7 +44,8 @@ interface NodeRow {
   ddd: Ddd[] | null;
 }
 
-const NODE_COLUMNS = `n.code, n.name, n.level, n.parent_code, n.source,
+/** Columns of `atc_nodes n` with the node's DDDs, as `toNode` reads them. */
+export const NODE_COLUMNS = `n.code, n.name, n.level, n.parent_code, n.source,
   (SELECT json_agg(json_build_object('value', d.value::float8, 'unit', d.unit, 'route', d.route, 'note', d.note)
                    ORDER BY d.route, d.unit)
      FROM atc_ddd d WHERE d.code = n.code) AS ddd`;
@@ -70,7 +72,8 @@ export function createAtcLoader(db: Queryable): DataLoader<string, AtcNode | nul
   return loader;
 }
 
-function toNode(row: NodeRow): AtcNode {
+/** The node of a `NODE_COLUMNS` row. */
+export function toNode(row: NodeRow): AtcNode {
   return {
     code: row.code,
     name: row.name,

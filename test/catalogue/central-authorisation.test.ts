@@ -60,6 +60,13 @@ describe('the EU central authorisation on a national drug record', () => {
     expect(ema.json()).toMatchObject({ country: 'EU', product_name: 'Shingrix', central_authorisation: null });
   });
 
+  it('costs one statement more than any record for the link: quota, the record with its national rows, the EMA candidates', async () => {
+    await lookup('3400930111116'); // warm the key cache
+    const before = t.db.roundTrips;
+    expect((await lookup('3400930111116')).statusCode).toBe(200);
+    expect(t.db.roundTrips - before).toBe(3);
+  });
+
   it('finds products by EU number (the national one and the EMA record) and by CIS in the typeahead', async () => {
     const search = async (q: string) => (await t.app.inject({ url: `/v1/drugs?q=${encodeURIComponent(q)}&country=ALL`, headers: bearer(key) })).json();
     const byEu = await search('EU/1/18/1272/001');

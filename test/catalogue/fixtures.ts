@@ -291,3 +291,22 @@ export async function seedManyIbuprofen(db: Queryable, n: number): Promise<void>
     });
   }
 }
+
+/**
+ * One CH product with `packs` packs, each with a GTIN and a pharmacode and two prices, for
+ * the round-trip tests: a record with 1 pack and one with 20 must cost the same. `serial`
+ * (5 digits) keeps the codes of several such products apart.
+ */
+export async function seedProductWithPacks(db: Queryable, id: string, serial: string, packs: number): Promise<string[]> {
+  const gtins = Array.from({ length: packs }, (_, i) => completeGtin(`7680${serial}${String(i).padStart(3, '0')}`));
+  await insertProduct(db, {
+    id, source: 'ch-sl', country: 'CH', name: `Ibuprofen Vielpack ${serial} 400 mg`, brand: null, generic: true, atc: 'M01AE01', ...TABLET,
+    holder: 'Generika AG', ingredients: [[IBUPROFEN, 400, 'mg']], identifiers: [['swissmedic_no', serial]],
+    packs: gtins.map((gtin, i) => ({
+      key: gtin, description: `${10 + i} Filmtabletten`, units: 10 + i,
+      identifiers: [['gtin', gtin], ['pharmacode', `${serial.slice(0, 1)}${serial.slice(-3)}${String(i).padStart(3, '0')}`]],
+      prices: [['public', 5 + i, 'CHF'], ['ex_factory', 2 + i, 'CHF']],
+    })),
+  });
+  return gtins;
+}

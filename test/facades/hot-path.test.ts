@@ -9,16 +9,22 @@ import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { testBackend } from '../helpers/db.ts';
 import { seedAtcBranch } from '../helpers/seed.ts';
-import { CODES, IDS, seedCatalogue, seedManyIbuprofen } from '../catalogue/fixtures.ts';
+import { CODES, IDS, seedCatalogue, seedManyIbuprofen, seedProductWithPacks } from '../catalogue/fixtures.ts';
+import { mcpPost, rpc } from '../mcp/helpers.ts';
 import { LISTEN_APPLICATION_NAME } from '../../platform/db.ts';
 
 const NESTED = `query ($n: Int) { drugs(q: "ibuprofen", country: "CH", limit: $n) { count results { id productName substanceName
   ingredients { unii name strengthValue } atcChain { code name } packs { id description identifiers { system code } prices { kind amount currency } }
   meta { sources { id lastSyncedAt schemaState } } } meta { sources { id } } } }`;
 
+const ONE_PACK = '00000000-0000-4000-a000-000000000001';
+const TWENTY_PACKS = '00000000-0000-4000-a000-000000000020';
+
 describe('hot path: round trips per request and the sources cache', () => {
   let t: TestApp;
   let key: string;
+  let onePack: string[];
+  let twentyPacks: string[];
   const get = (url: string) => t.app.inject({ url, headers: bearer(key) });
 
   /** Round trips of the second of two identical requests (the first warms the caches). */
@@ -34,6 +40,8 @@ describe('hot path: round trips per request and the sources cache', () => {
     await seedCatalogue(t.db);
     await seedAtcBranch(t.db);
     await seedManyIbuprofen(t.db, 30);
+    onePack = await seedProductWithPacks(t.db, ONE_PACK, '70001', 1);
+    twentyPacks = await seedProductWithPacks(t.db, TWENTY_PACKS, '70002', 20);
     key = await t.key({ tier: 'enterprise' });
   });
   afterAll(() => t.close());
@@ -75,6 +83,58 @@ describe('hot path: round trips per request and the sources cache', () => {
     const first = body.data.drugs.results[0];
     expect(first.atcChain.map((n: { code: string }) => n.code)).toEqual(['M', 'M01', 'M01A', 'M01AE', 'M01AE01']);
     expect(first.packs[0].prices[0]).toMatchObject({ kind: 'public', currency: 'CHF' });
+  });
+
+  it('answers the drug record in 2 round trips, quota then one record statement, for 1 pack as for 20, in JSON and in FHIR', async () => {
+    for (const format of ['', '?format=fhir']) {
+      const one = await trips(() => get(`/v1/drugs/${ONE_PACK}${format}`));
+      expect(await trips(() => get(`/v1/drugs/${TWENTY_PACKS}${format}`))).toBe(one);
+      expect(one).toBe(2);
+    }
+    expect(await trips(() => get(`/v1/drugs/${IDS.brufenCh}`))).toBe(2);
+    // The profile embeds the record (one statement) beside its texts, pricing and markets.
+    expect(await trips(() => get(`/v1/drugs/${IDS.brufenCh}/profile`))).toBe(6);
+    const body = (await get(`/v1/drugs/${TWENTY_PACKS}`)).json();
+    expect(body.packs).toHaveLength(20);
+    expect(body.packs[19]).toMatchObject({ units: 29, prices: [{ kind: 'ex_factory', amount: 21 }, { kind: 'public', amount: 24 }] });
+    expect(body.identifiers).toHaveLength(41);
+    expect(body.atc_chain.map((n: { code: string }) => n.code)).toEqual(['M', 'M01', 'M01A', 'M01AE', 'M01AE01']);
+    expect((await get(`/v1/drugs/${TWENTY_PACKS}?format=fhir`)).json().identifier).toHaveLength(41);
+  });
+
+  it('resolves a pack code in 2 round trips, quota then lookup and record in one statement, whatever the system and the number of packs', async () => {
+    const lookup = (system: string, code: string) => () => get(`/v1/drugs/lookup?system=${system}&code=${code}`);
+    expect(await trips(lookup('gtin', onePack[0]!))).toBe(2);
+    expect(await trips(lookup('gtin', twentyPacks[7]!))).toBe(2);
+    expect(await trips(() => get(`/v1/packs/gtin/${twentyPacks[7]!}`))).toBe(2);
+    expect(await trips(lookup('pharmacode', '7002007'))).toBe(2);
+    expect(await trips(lookup('pzn', CODES.ibuflamPzn))).toBe(2);
+    expect(await trips(lookup('cip13', CODES.advilCip13))).toBe(2);
+    expect(await trips(lookup('ndc11', CODES.advilNdcPrinted))).toBe(2);
+    const body = (await lookup('gtin', twentyPacks[7]!)()).json();
+    expect(body).toMatchObject({ id: TWENTY_PACKS, matched_pack: { units: 17, identifiers: [{ system: 'gtin', code: twentyPacks[7] }, { system: 'pharmacode', code: '7002007' }] } });
+    expect(body.packs).toHaveLength(20);
+  });
+
+  it('answers as_of on a record without recorded history in 4 round trips: quota, record, its history (none), when the registers\' history starts', async () => {
+    const dated = (url: string) => () => get(`${url}${url.includes('?') ? '&' : '?'}as_of=2026-01-15`);
+    expect(await trips(dated(`/v1/drugs/${ONE_PACK}`))).toBe(4);
+    expect(await trips(dated(`/v1/drugs/${TWENTY_PACKS}`))).toBe(4);
+    expect(await trips(dated(`/v1/drugs/lookup?system=gtin&code=${onePack[0]!}`))).toBe(4);
+    expect(await trips(dated(`/v1/drugs/lookup?system=gtin&code=${twentyPacks[3]!}`))).toBe(4);
+    const body = (await dated(`/v1/drugs/lookup?system=gtin&code=${twentyPacks[3]!}`)()).json();
+    expect(body.packs).toHaveLength(20);
+    expect(body.matched_pack).toMatchObject({ units: 13, status: 'unknown', status_reason: 'no_history' });
+  });
+
+  it('answers the MCP get_drug and lookup_pack tools in 2 round trips, for 1 pack as for 20', async () => {
+    const call = (name: string, args: Record<string, unknown>) => () => mcpPost(t, key, rpc('tools/call', { name, arguments: args }));
+    expect(await trips(call('get_drug', { id: ONE_PACK }))).toBe(2);
+    expect(await trips(call('get_drug', { id: TWENTY_PACKS }))).toBe(2);
+    expect(await trips(call('lookup_pack', { system: 'gtin', code: onePack[0]! }))).toBe(2);
+    expect(await trips(call('lookup_pack', { system: 'gtin', code: twentyPacks[19]! }))).toBe(2);
+    const text = (await call('get_drug', { id: TWENTY_PACKS })()).json().result.content[0].text as string;
+    expect(JSON.parse(text).packs).toHaveLength(20);
   });
 
   it('serves _meta.sources from the cache and drops it when a write to sources commits', async () => {
