@@ -18,6 +18,7 @@ import {
 } from './fda-ndc.ts';
 import { openFdaNdc } from './fda-ndc-stream.ts';
 import { GB_DMD_FILES, parseGbDmd } from './gb-dmd.ts';
+import { openGbDmd } from './gb-dmd-open.ts';
 import { BDPM_CIP_FILE, BDPM_CIS_FILE, BDPM_OPTIONAL_FILES, parseFrBdpm } from './fr-bdpm.ts';
 import { parseJsonSnapshot } from './json-snapshot.ts';
 import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
@@ -168,6 +169,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [GB_DMD_FILES.lookup, GB_DMD_FILES.ingredient, GB_DMD_FILES.VMP, GB_DMD_FILES.VMPP, GB_DMD_FILES.AMP, GB_DMD_FILES.AMPP],
     optionalFiles: [GB_DMD_FILES.VTM, GB_DMD_FILES.GTIN, GB_DMD_FILES.BNF],
     parse: async (files) => parseGbDmd(files),
+    open: (files) => openGbDmd(files),
   },
   {
     id: 'eu-ema',
