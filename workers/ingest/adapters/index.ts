@@ -27,6 +27,7 @@ import { parseDePzn } from './de-pzn.ts';
 import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
 import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
+import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
@@ -98,6 +99,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'openFDA drug/ndc bulk JSON (drug-ndc-0001-of-0001.json; read record by record)',
     files: [OPENFDA_NDC_FILE],
     parse: async (files) => parseOpenFdaNdc(files),
+    open: (files) => openOpenFdaNdc(files),
   },
   {
     id: 'us-unii',
