@@ -9,6 +9,7 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
+import { unpackGtins } from './gb-dmd-read.ts';
 import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
 
 interface Build {
@@ -207,8 +208,8 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
   if (size) Object.assign(pack, size);
-  const gtins = b.data.gtins.get(ampp.appid);
-  if (gtins && gtins.recs.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins.recs)); kept(b, 'GTIN'); }
+  const gtins = unpackGtins(b.data.gtins.get(ampp.appid));
+  if (gtins.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins)); kept(b, 'GTIN'); }
   const prices = packPrices(b, ampp, vmpp.tariff);
   if (prices.length > 0) pack.prices = prices;
   const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);

@@ -45,6 +45,20 @@ export interface AmpRec {
 export interface AmppRec { appid: string; vppid: string; apid: string; name: string; line: number; invalid: boolean; legal?: string; disc?: string }
 export interface GtinRec { code: string; from?: string; to?: string }
 
+/** GTINs as one string: `code,from,to` per GTIN (dates may be empty), joined by `;`. */
+export function packGtins(recs: readonly GtinRec[]): string {
+  return recs.map((r) => `${r.code},${r.from ?? ''},${r.to ?? ''}`).join(';');
+}
+
+/** The GTINs `packGtins` packed. */
+export function unpackGtins(packed: string | undefined): GtinRec[] {
+  if (!packed) return [];
+  return packed.split(';').map((item) => {
+    const [code, from, to] = item.split(',');
+    return { code: code!, ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  });
+}
+
 /** Rows read and kept per input file (skipped = read − kept). */
 export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
 
@@ -58,7 +72,8 @@ export interface DmdData {
   amps: Map<string, AmpRec>;
   ampps: AmppRec[];
   prices: Map<string, PenceRec>;
-  gtins: Map<string, { recs: GtinRec[]; line: number }>;
+  /** GTINs of each AMPP, packed by `packGtins` (a full release has one per pack: objects would cost three times as much). */
+  gtins: Map<string, string>;
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
   counts: Map<DmdRole, RoleCount>;
@@ -191,7 +206,7 @@ function readGtin(rec: DmdRecord, ctx: Ctx): void {
     if (!code) ctx.log.add(ctx.file, rec.line, `GTIN "${raw}" of AMPP ${appid} is not a valid 13 or 14-digit GTIN`);
     else recs.push({ code, from: isoDay(group.fields.STARTDT), to: isoDay(group.fields.ENDDT) });
   }
-  ctx.data.gtins.set(appid, { recs, line: rec.line });
+  ctx.data.gtins.set(appid, packGtins(recs));
 }
 
 function readLookup(rec: DmdRecord, ctx: Ctx): void {
