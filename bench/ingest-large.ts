@@ -11,7 +11,7 @@
  * time twice: the first ingest inserts everything, the second finds nothing changed. Prints wall
  * seconds, CPU seconds, the child's peak RSS and the records the adapter read and kept per file.
  * Without --database-url it uses a fresh embedded database. `--keep DIR` writes the release into
- * DIR and leaves it there (to profile one ingest by hand); `--cli PATH` runs another checkout's
+ * DIR and leaves it there (to profile one ingest by hand); `--first-only` skips the second ingest; `--cli PATH` runs another checkout's
  * `bin/drugref.js` on the same release (to compare before and after a change).
  */
 import { spawnSync } from 'node:child_process';
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       format: { type: 'string', default: 'fda-ndc' }, products: { type: 'string' }, 'database-url': { type: 'string' },
-      keep: { type: 'string' }, cli: { type: 'string', default: join(ROOT, 'bin/drugref.js') },
+      keep: { type: 'string' }, cli: { type: 'string', default: join(ROOT, 'bin/drugref.js') }, 'first-only': { type: 'boolean', default: false },
     },
   });
   const format = FORMATS[values.format!];
@@ -126,7 +126,8 @@ async function main(): Promise<void> {
       ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : { DATA_DIR: join(dir, 'data') }),
     };
     console.log(`${release.label} (${values['database-url'] ? 'PostgreSQL' : 'embedded PGlite'})`);
-    for (const run of ['first ingest (all inserts)', 'second ingest (unchanged)']) {
+    const runs = ['first ingest (all inserts)', 'second ingest (unchanged)'].slice(0, values['first-only'] ? 1 : 2);
+    for (const run of runs) {
       const r = timedIngest(env, values.cli!, release);
       console.log(`${run}: ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} s CPU, peak RSS ${r.rssMiB} MiB`);
       if (run.startsWith('first')) console.log(r.files.join('\n'));

@@ -21,7 +21,7 @@ function unii(i: number): string {
 
 /** Record `i` of the download, as an object (or the text of a malformed element). */
 function record(i: number): Record<string, unknown> | string {
-  if (i % 5000 === 4999) return '{"product_ndc": "0904-0001", "brand_name": "Broken" "finished": true}';
+  if (i % 2500 === 1249) return '{"product_ndc": "0904-0001", "brand_name": "Broken" "finished": true}';
   const labeler = String(10000 + Math.floor(i / 9000));
   const code = String(1000 + (i % 9000));
   const ndc = i % 3000 === 2999 ? 'not-an-ndc' : `${labeler}-${code}`;

@@ -98,8 +98,8 @@ export interface Collector {
 /** A new collector. */
 export const newCollector = (): Collector => ({ productKeys: new Set(), packKeys: new Set(), classes: new Map() });
 
-/** Reads one record; a malformed or repeated one is reported and gives null. */
-export function collect(value: unknown, line: number, state: Collector, log: ProblemLog, file: string, asOf: Date): OpenFdaProduct | null {
+/** Reads one record; a malformed or repeated one is reported and gives null. Package NDCs dropped as repeats are added to `dropped`. */
+export function collect(value: unknown, line: number, state: Collector, log: ProblemLog, file: string, asOf: Date, dropped: string[] = []): OpenFdaProduct | null {
   let record: OpenFdaProduct;
   try {
     record = readOpenFdaRecord(value, asOf);
@@ -114,6 +114,7 @@ export function collect(value: unknown, line: number, state: Collector, log: Pro
   product.packs = product.packs.filter((pack) => {
     if (!state.packKeys.has(pack.key)) { state.packKeys.add(pack.key); return true; }
     log.add(file, line, `package NDC ${pack.key} already belongs to another record; skipped here`);
+    dropped.push(pack.key);
     return false;
   });
   for (const u of record.invalidUniis) log.add(file, line, `openfda.unii "${u}" fails its check character; ignored`);

@@ -7,15 +7,17 @@
  *    products and package NDCs), so problems and counts are settled before anything is
  *    written; what the UNII resolution needs of each kept record (its ingredient names, UNIIs
  *    and classes) is kept, the products are not, and the substances are resolved from it;
- * 2. while the engine ingests, the records again, yielding each product with its substances
- *    settled as on opening.
+ * 2. while the engine ingests, the records again, yielding each kept product (known by its
+ *    position, without its packages that repeat an earlier record's) with its substances
+ *    settled as on opening. Only the kept positions and the repeated packages are held between
+ *    the passes, not the sets of keys the first pass checked repeats against.
  *
  * A record whose fate differs between the passes (the file changed on disk) refuses the ingest.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
-import { FileRejectedError, ProblemLog } from './common.ts';
+import { FileRejectedError, ProblemLog, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { jsonFileArrayElements } from './json-stream.ts';
 import type { ArrayElement } from './json-stream.ts';
@@ -23,6 +25,8 @@ import {
   OPENFDA_NDC_SOURCE, addNamePair, collect, newCollector, requireResults, resolveRecord, singleFile,
 } from './us-openfda-ndc.ts';
 import type { OpenFdaNames, OpenFdaOptions } from './us-openfda-ndc.ts';
+import { readOpenFdaRecord } from './us-openfda-record.ts';
+import type { OpenFdaProduct } from './us-openfda-record.ts';
 
 /** Every element of `results`, then the top-level keys. */
 async function readAll(file: InputFile, onElement: (element: ArrayElement) => void): Promise<string[]> {
@@ -46,11 +50,15 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
   const names: OpenFdaNames[] = [];
   /** Positions (1-based) of the records kept. */
   const kept = new Set<number>();
+  /** Package NDCs each kept record loses as repeats, by position. */
+  const repeats = new Map<number, Set<string>>();
   let count = 0;
   const keys = await readAll(file, (element) => {
     count += 1;
     if ('malformed' in element) { log.add(file.name, element.line, element.malformed); return; }
-    const record = collect(element.value, element.line, state, log, file.name, asOf);
+    const dropped: string[] = [];
+    const record = collect(element.value, element.line, state, log, file.name, asOf, dropped);
+    if (dropped.length > 0) repeats.set(count, new Set(dropped));
     if (!record) return;
     // By position: a minified download has every record on one line.
     kept.add(count);
@@ -63,16 +71,28 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
   const substances = new Map<string, SubstanceEntry>();
   for (const r of names) resolveRecord(r, pairs, substances);
   names.length = 0;
+  state.productKeys.clear();
+  state.packKeys.clear();
 
+  /** A record kept on opening, read again; null when it no longer reads. */
+  const reread = (value: unknown): OpenFdaProduct | null => {
+    try {
+      return readOpenFdaRecord(value, asOf);
+    } catch (error) {
+      if (error instanceof RowError) return null;
+      throw error;
+    }
+  };
   async function* products(): AsyncGenerator<ProductEntry> {
-    const again = newCollector();
     const scratch = new Map<string, SubstanceEntry>();
     let [position, yielded] = [0, 0];
     for await (const element of jsonFileArrayElements(file, 'results')) {
       position += 1;
-      const record = 'malformed' in element ? null : collect(element.value, element.line, again, new ProblemLog(), file.name, asOf);
-      if ((record !== null) !== kept.has(position)) throw changedWhileRead(file.name, element.line);
-      if (!record) continue;
+      if (!kept.has(position)) continue;
+      const record = 'malformed' in element ? null : reread(element.value);
+      if (!record) throw changedWhileRead(file.name, element.line);
+      const repeated = repeats.get(position);
+      if (repeated) record.product.packs = record.product.packs.filter((p) => !repeated.has(p.key));
       resolveRecord(record, pairs, scratch);
       yielded += 1;
       yield record.product;
