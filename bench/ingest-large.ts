@@ -1,13 +1,18 @@
 /**
- * `npx tsx bench/ingest-large.ts [--products N] [--database-url URL]`: how long `drugref ingest`
- * takes on a national-scale register, end to end (read, parse, diff, write, change feed).
+ * `npx tsx bench/ingest-large.ts [--format F] [--products N] [--database-url URL]`: what
+ * `drugref ingest` costs on a national-scale register, end to end (read, parse, diff, write,
+ * change feed).
  *
- * Generates an FDA NDC directory of N products (default 100 000, about 2 packages each:
- * the real directory has about 110 000 products and 250 000 packages) into a temporary folder
- * (never committed), then runs the real CLI in a child process under GNU time twice: the
- * first ingest inserts everything, the second finds nothing changed. Prints wall seconds, CPU
- * seconds and the child's peak RSS. Without --database-url it uses a fresh embedded database.
- * `--keep DIR` writes the directory into DIR and leaves it there (to profile one ingest by hand).
+ * Generates a full-size release of format F into a temporary folder (never committed): `fda-ndc`
+ * (default; N products, default 100 000, 2 packages each: the real directory has about 110 000
+ * products and 250 000 packages) or `gb-dmd` (N AMPs, default 150 000, with about 25 000 VMPs
+ * and 180 000 AMPPs: bench/dmd-release.ts) or `us-openfda-ndc` (N records, default 130 000, with 2
+ * packages each: bench/openfda-release.ts). Then runs the real CLI in a child process under GNU
+ * time twice: the first ingest inserts everything, the second finds nothing changed. Prints wall
+ * seconds, CPU seconds, the child's peak RSS and the records the adapter read and kept per file.
+ * Without --database-url it uses a fresh embedded database. `--keep DIR` writes the release into
+ * DIR and leaves it there (to profile one ingest by hand); `--first-only` skips the second ingest; `--cli PATH` runs another checkout's
+ * `bin/drugref.js` on the same release (to compare before and after a change).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -16,6 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeDmdRelease } from './dmd-release.ts';
+import { writeOpenFdaDownload } from './openfda-release.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -58,35 +65,72 @@ function* packages(n: number): Generator<string> {
   }
 }
 
-/** Runs the CLI under GNU time; returns wall and CPU seconds and the peak RSS in MiB. */
-function timedIngest(env: NodeJS.ProcessEnv, files: string[]): { wall: number; cpu: number; rssMiB: number } {
+/** A generated release: the adapter that reads it, its files and what it holds. */
+interface Release { adapter: string; files: string[]; label: string }
+
+const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: number): Promise<Release> }>> = {
+  'fda-ndc': {
+    size: 100_000,
+    async write(dir, n) {
+      const files = [join(dir, 'product.txt'), join(dir, 'package.txt')];
+      await write(files[0]!, products(n));
+      await write(files[1]!, packages(n));
+      return { adapter: 'fda-ndc', files, label: `FDA NDC directory: ${n} products, ${2 * n} packages` };
+    },
+  },
+  'gb-dmd': {
+    size: 150_000,
+    async write(dir, n) {
+      return { adapter: 'gb-dmd', files: await writeDmdRelease(dir, n), label: `dm+d release: ${n} AMPs` };
+    },
+  },
+  'us-openfda-ndc': {
+    size: 130_000,
+    async write(dir, n) {
+      const path = join(dir, 'drug-ndc-0001-of-0001.json');
+      await writeOpenFdaDownload(path, n);
+      return { adapter: 'us-openfda-ndc', files: [path], label: `openFDA drug/ndc download: ${n} records, ${2 * n} packages` };
+    },
+  },
+};
+
+/** Runs the CLI under GNU time; returns wall and CPU seconds, the peak RSS in MiB and the CLI's per-file lines. */
+function timedIngest(env: NodeJS.ProcessEnv, cli: string, release: Release): { wall: number; cpu: number; rssMiB: number; files: string[] } {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, join(ROOT, 'bin/drugref.js'), 'ingest', 'fda-ndc', ...files], {
+  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, cli, 'ingest', release.adapter, ...release.files], {
     env, cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
   });
   const wall = (performance.now() - started) / 1000;
   const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(run.stderr);
   if (run.status !== 0 || !m) throw new Error(`ingest failed (exit ${run.status}): ${run.stderr.slice(-2000)}${run.stdout.slice(-2000)}`);
-  return { wall, cpu: Number(m[1]) + Number(m[2]), rssMiB: Math.round(Number(m[3]) / 1024) };
+  const files = run.stdout.split('\n').filter((line) => /: \d+ read, \d+ kept, \d+ skipped/.test(line));
+  return { wall, cpu: Number(m[1]) + Number(m[2]), rssMiB: Math.round(Number(m[3]) / 1024), files };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { products: { type: 'string', default: '100000' }, 'database-url': { type: 'string' }, keep: { type: 'string' } } });
-  const n = Number(values.products);
+  const { values } = parseArgs({
+    options: {
+      format: { type: 'string', default: 'fda-ndc' }, products: { type: 'string' }, 'database-url': { type: 'string' },
+      keep: { type: 'string' }, cli: { type: 'string', default: join(ROOT, 'bin/drugref.js') }, 'first-only': { type: 'boolean', default: false },
+    },
+  });
+  const format = FORMATS[values.format!];
+  if (!format) throw new Error(`--format is one of ${Object.keys(FORMATS).join(', ')}`);
+  const n = Number(values.products ?? format.size);
   const dir = values.keep ?? await mkdtemp(join(tmpdir(), 'drugref-ingest-large-'));
   await mkdir(dir, { recursive: true });
   try {
-    const files = [join(dir, 'product.txt'), join(dir, 'package.txt')];
-    await write(files[0]!, products(n));
-    await write(files[1]!, packages(n));
+    const release = await format.write(dir, n);
     const env = {
       ...process.env, LOG_LEVEL: 'silent', DEMO: 'false',
       ...(values['database-url'] ? { DATABASE_URL: values['database-url'] } : { DATA_DIR: join(dir, 'data') }),
     };
-    console.log(`FDA NDC directory: ${n} products, ${2 * n} packages (${values['database-url'] ? 'PostgreSQL' : 'embedded PGlite'})`);
-    for (const run of ['first ingest (all inserts)', 'second ingest (unchanged)']) {
-      const r = timedIngest(env, files);
+    console.log(`${release.label} (${values['database-url'] ? 'PostgreSQL' : 'embedded PGlite'})`);
+    const runs = ['first ingest (all inserts)', 'second ingest (unchanged)'].slice(0, values['first-only'] ? 1 : 2);
+    for (const run of runs) {
+      const r = timedIngest(env, values.cli!, release);
       console.log(`${run}: ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} s CPU, peak RSS ${r.rssMiB} MiB`);
+      if (run.startsWith('first')) console.log(r.files.join('\n'));
     }
   } finally {
     if (!values.keep) await rm(dir, { recursive: true, force: true });

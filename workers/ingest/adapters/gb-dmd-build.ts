@@ -9,6 +9,7 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
+import { unpackGtins } from './gb-dmd-read.ts';
 import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
 
 interface Build {
@@ -207,8 +208,8 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
   if (size) Object.assign(pack, size);
-  const gtins = b.data.gtins.get(ampp.appid);
-  if (gtins && gtins.recs.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins.recs)); kept(b, 'GTIN'); }
+  const gtins = unpackGtins(b.data.gtins.get(ampp.appid));
+  if (gtins.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins)); kept(b, 'GTIN'); }
   const prices = packPrices(b, ampp, vmpp.tariff);
   if (prices.length > 0) pack.prices = prices;
   const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);
@@ -248,11 +249,15 @@ function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppRec[]
   if (product.packs.length > 0 && product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
 }
 
-/** Builds products (AMPs with their AMPPs) and their substances; unlinked records are reported and skipped. */
-export function buildDmdProducts(data: DmdData, log: ProblemLog): { products: ProductEntry[]; substances: SubstanceEntry[] } {
-  const b: Build = { data, log, substances: new Map(), used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
+/**
+ * Yields the products (AMPs with their AMPPs) one at a time, adding the substances they name
+ * to `substances`; unlinked records are reported and skipped. Run to the end, it has counted
+ * every kept record into `data.counts`, so a streamed ingest runs it once to settle problems
+ * and counts, and again (with a scratch log and counts) while the engine writes.
+ */
+export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<string, SubstanceEntry>): Generator<ProductEntry> {
+  const b: Build = { data, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
   const packs = packsByAmp(b);
-  const products: ProductEntry[] = [];
   const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
   for (const amp of data.amps.values()) {
     // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
@@ -262,10 +267,16 @@ export function buildDmdProducts(data: DmdData, log: ProblemLog): { products: Pr
     if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
     const product = buildProduct(b, amp, vmp);
     addPacks(b, product, amp, packs.get(amp.apid) ?? []);
-    products.push(product);
     kept(b, 'AMP');
+    yield product;
   }
   kept(b, 'ingredient', b.used.isids.size);
   kept(b, 'VTM', b.used.vtms.size);
-  return { products, substances: [...b.substances.values()] };
+}
+
+/** Builds every product and their substances at once (the in-memory `parse`). */
+export function buildDmdProducts(data: DmdData, log: ProblemLog): { products: ProductEntry[]; substances: SubstanceEntry[] } {
+  const substances = new Map<string, SubstanceEntry>();
+  const products = [...dmdProducts(data, log, substances)];
+  return { products, substances: [...substances.values()] };
 }

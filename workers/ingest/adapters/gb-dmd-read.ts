@@ -9,7 +9,7 @@ import { isValidSctConceptId } from '../../../resolvers/catalogue/check-digits.t
 import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { FileRejectedError } from './common.ts';
 import type { InputFile, ProblemLog } from './common.ts';
-import { readDmdRecords } from './gb-dmd-xml.ts';
+import { readDmdRecords, streamDmdRecords } from './gb-dmd-xml.ts';
 import type { DmdRecord } from './gb-dmd-xml.ts';
 
 export type DmdRole = 'lookup' | 'ingredient' | 'VTM' | 'VMP' | 'VMPP' | 'AMP' | 'AMPP' | 'GTIN' | 'BNF';
@@ -45,6 +45,20 @@ export interface AmpRec {
 export interface AmppRec { appid: string; vppid: string; apid: string; name: string; line: number; invalid: boolean; legal?: string; disc?: string }
 export interface GtinRec { code: string; from?: string; to?: string }
 
+/** GTINs as one string: `code,from,to` per GTIN (dates may be empty), joined by `;`. */
+export function packGtins(recs: readonly GtinRec[]): string {
+  return recs.map((r) => `${r.code},${r.from ?? ''},${r.to ?? ''}`).join(';');
+}
+
+/** The GTINs `packGtins` packed. */
+export function unpackGtins(packed: string | undefined): GtinRec[] {
+  if (!packed) return [];
+  return packed.split(';').map((item) => {
+    const [code, from, to] = item.split(',');
+    return { code: code!, ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  });
+}
+
 /** Rows read and kept per input file (skipped = read − kept). */
 export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
 
@@ -58,7 +72,8 @@ export interface DmdData {
   amps: Map<string, AmpRec>;
   ampps: AmppRec[];
   prices: Map<string, PenceRec>;
-  gtins: Map<string, { recs: GtinRec[]; line: number }>;
+  /** GTINs of each AMPP, packed by `packGtins` (a full release has one per pack: objects would cost three times as much). */
+  gtins: Map<string, string>;
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
   counts: Map<DmdRole, RoleCount>;
@@ -191,7 +206,7 @@ function readGtin(rec: DmdRecord, ctx: Ctx): void {
     if (!code) ctx.log.add(ctx.file, rec.line, `GTIN "${raw}" of AMPP ${appid} is not a valid 13 or 14-digit GTIN`);
     else recs.push({ code, from: isoDay(group.fields.STARTDT), to: isoDay(group.fields.ENDDT) });
   }
-  ctx.data.gtins.set(appid, { recs, line: rec.line });
+  ctx.data.gtins.set(appid, packGtins(recs));
 }
 
 function readLookup(rec: DmdRecord, ctx: Ctx): void {
@@ -219,28 +234,56 @@ function readRecord(role: DmdRole, rec: DmdRecord, ctx: Ctx): void {
   }
 }
 
-/** Reads one release file into `data`; refuses a file whose root is not a dm+d root or whose role was already given. */
-export function readDmdFile(input: InputFile, d: DmdData, log: ProblemLog): RoleCount {
+/** What one file's reader needs: the role check for its root, and the handler of each record. */
+export interface DmdFileReader {
+  /** Called with the root element's name; returns the depth of its records or throws FileRejectedError. */
+  onRoot(root: string): number;
+  onRecord(rec: DmdRecord): void;
+  /** The file's counts, once its root was seen. */
+  count(): RoleCount | undefined;
+}
+
+/** The reader of one release file into `data`; refuses a root that is not a dm+d root or whose role was already given. */
+export function dmdFileReader(name: string, d: DmdData, log: ProblemLog): DmdFileReader {
   let count: RoleCount | undefined;
-  readDmdRecords(input.name, input.content, (root) => {
-    const known = DMD_ROOTS[root];
-    if (!known) throw new FileRejectedError(input.name, `root element <${root}> is not one of the dm+d release files (${Object.keys(DMD_ROOTS).join(', ')})`);
-    const other = d.counts.get(known.role);
-    if (other) throw new FileRejectedError(input.name, `a second ${known.role} file (the first is ${other.file})`);
-    count = { file: input.name, role: known.role, read: 0, kept: 0 };
-    d.counts.set(known.role, count);
-    return known.depth;
-  }, (rec) => {
-    const ctx: Ctx = { data: d, log, file: input.name, count: count! };
-    ctx.count.read += 1;
-    try {
-      readRecord(ctx.count.role, rec, ctx);
-    } catch (error) {
-      if (!(error instanceof RowIssue)) throw error;
-      log.add(input.name, rec.line, error.message);
-    }
-  });
-  return count!;
+  return {
+    onRoot(root) {
+      const known = DMD_ROOTS[root];
+      if (!known) throw new FileRejectedError(name, `root element <${root}> is not one of the dm+d release files (${Object.keys(DMD_ROOTS).join(', ')})`);
+      const other = d.counts.get(known.role);
+      if (other) throw new FileRejectedError(name, `a second ${known.role} file (the first is ${other.file})`);
+      count = { file: name, role: known.role, read: 0, kept: 0 };
+      d.counts.set(known.role, count);
+      return known.depth;
+    },
+    onRecord(rec) {
+      const ctx: Ctx = { data: d, log, file: name, count: count! };
+      ctx.count.read += 1;
+      try {
+        readRecord(ctx.count.role, rec, ctx);
+      } catch (error) {
+        if (!(error instanceof RowIssue)) throw error;
+        log.add(name, rec.line, error.message);
+      }
+    },
+    count: () => count,
+  };
+}
+
+/** Reads one release file (held in memory) into `data`. */
+export function readDmdFile(input: InputFile, d: DmdData, log: ProblemLog): RoleCount {
+  const reader = dmdFileReader(input.name, d, log);
+  readDmdRecords(input.name, input.content, reader.onRoot, reader.onRecord);
+  return reader.count()!;
+}
+
+/** Reads one release file into `data` from disk in blocks (from memory when it has no path). */
+export async function streamDmdFile(input: InputFile, d: DmdData, log: ProblemLog): Promise<RoleCount> {
+  const reader = dmdFileReader(input.name, d, log);
+  for await (const rec of streamDmdRecords(input, reader.onRoot)) reader.onRecord(rec);
+  const count = reader.count();
+  if (!count) throw new FileRejectedError(input.name, 'no XML root element');
+  return count;
 }
 
 /** An empty collection to read files into. */

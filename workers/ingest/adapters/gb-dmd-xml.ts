@@ -6,6 +6,8 @@
  * streams it with the shared record reader and hands each record, as a small flat object, to a callback,
  * so a 100 MB AMPP file costs one record's memory plus what the caller keeps.
  */
+import type { InputFile } from './common.ts';
+import { xmlFileRecords } from './xml-file-records.ts';
 import { streamXmlRecords } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
 
@@ -54,4 +56,24 @@ export function readDmdRecords(file: string, content: Buffer, onRoot: RootHandle
     },
     onRecord: (record) => onRecord(toRecord(record, section)),
   });
+}
+
+/**
+ * The records of `file` read from disk in blocks (or from memory the same way), exactly as
+ * `readDmdRecords` hands them over: same tags, sections, lines and fields. `onRoot` is
+ * called before the first record.
+ */
+export async function* streamDmdRecords(file: InputFile, onRoot: RootHandler): AsyncGenerator<DmdRecord> {
+  let depth = 0;
+  // Records of one block are yielded after it is scanned, so each one's section is queued as it opens.
+  const sections: string[] = [];
+  const records = xmlFileRecords(file, {
+    onRoot(name) { depth = onRoot(name); },
+    isRecord(_name, ancestors) {
+      if (ancestors.length + 1 !== depth) return false;
+      sections.push(ancestors.at(-1)!);
+      return true;
+    },
+  });
+  for await (const element of records) yield toRecord(element, sections.shift()!);
 }

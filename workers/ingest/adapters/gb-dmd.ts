@@ -11,7 +11,8 @@
  * legal category → dispensing_category, AMP availability restriction → availability,
  * discontinued AMPPs → withdrawn. VTMs and VMPs without AMPs are not products.
  *
- * Large releases (≈150 000 AMPPs, tens of MB) are streamed record by record (gb-dmd-xml.ts).
+ * Large releases (≈150 000 AMPPs, tens of MB) are read record by record (gb-dmd-xml.ts), never
+ * as a tree; `openGbDmd` (gb-dmd-open.ts) streams them from disk for `drugref ingest`.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, SourceInfo } from '../snapshot.ts';
@@ -19,7 +20,7 @@ import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
 import { buildDmdProducts } from './gb-dmd-build.ts';
 import { emptyDmdData, readDmdFile } from './gb-dmd-read.ts';
-import type { DmdRole, RoleCount } from './gb-dmd-read.ts';
+import type { DmdData, DmdRole, RoleCount } from './gb-dmd-read.ts';
 
 export const GB_DMD_SOURCE: SourceInfo = {
   id: 'gb-dmd',
@@ -38,20 +39,28 @@ export const GB_DMD_FILES: Readonly<Record<DmdRole, string>> = {
 };
 const REQUIRED: readonly DmdRole[] = ['lookup', 'ingredient', 'VMP', 'VMPP', 'AMP', 'AMPP'];
 
+/** Refuses a release without one of the core files. */
+export function requireCoreFiles(data: DmdData): void {
+  const missing = REQUIRED.filter((role) => !data.counts.has(role));
+  if (missing.length > 0) {
+    throw new FileRejectedError(GB_DMD_FILES[missing[0]!], `the dm+d release needs the ${missing.join(', ')} file(s) (${missing.map((r) => GB_DMD_FILES[r]).join(', ')})`);
+  }
+}
+
+/** File reports from the per-file counts. */
+export const reportsOf = (counts: RoleCount[]): FileReport[] =>
+  counts.map((c) => ({ file: c.file, role: c.role, read: c.read, kept: c.kept, skipped: c.read - c.kept }));
+
 /** Parses a dm+d release; malformed records are reported and skipped, a wrong or missing file rejects it. */
 export function parseGbDmd(files: InputFile[]): AdapterResult {
   const log = new ProblemLog();
   const data = emptyDmdData();
   const counts: RoleCount[] = files.map((file) => readDmdFile(file, data, log));
-  const missing = REQUIRED.filter((role) => !data.counts.has(role));
-  if (missing.length > 0) {
-    throw new FileRejectedError(GB_DMD_FILES[missing[0]!], `the dm+d release needs the ${missing.join(', ')} file(s) (${missing.map((r) => GB_DMD_FILES[r]).join(', ')})`);
-  }
+  requireCoreFiles(data);
   const { products, substances } = buildDmdProducts(data, log);
-  const reports: FileReport[] = counts.map((c) => ({ file: c.file, role: c.role, read: c.read, kept: c.kept, skipped: c.read - c.kept }));
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: GB_DMD_SOURCE, substances, products },
     problems: log.problems,
-    files: reports,
+    files: reportsOf(counts),
   };
 }

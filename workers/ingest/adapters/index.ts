@@ -18,6 +18,7 @@ import {
 } from './fda-ndc.ts';
 import { openFdaNdc } from './fda-ndc-stream.ts';
 import { GB_DMD_FILES, parseGbDmd } from './gb-dmd.ts';
+import { openGbDmd } from './gb-dmd-open.ts';
 import { BDPM_CIP_FILE, BDPM_CIS_FILE, BDPM_OPTIONAL_FILES, parseFrBdpm } from './fr-bdpm.ts';
 import { parseJsonSnapshot } from './json-snapshot.ts';
 import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
@@ -26,6 +27,7 @@ import { parseDePzn } from './de-pzn.ts';
 import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
 import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
+import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
@@ -97,6 +99,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'openFDA drug/ndc bulk JSON (drug-ndc-0001-of-0001.json; read record by record)',
     files: [OPENFDA_NDC_FILE],
     parse: async (files) => parseOpenFdaNdc(files),
+    open: (files) => openOpenFdaNdc(files),
   },
   {
     id: 'us-unii',
@@ -168,6 +171,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [GB_DMD_FILES.lookup, GB_DMD_FILES.ingredient, GB_DMD_FILES.VMP, GB_DMD_FILES.VMPP, GB_DMD_FILES.AMP, GB_DMD_FILES.AMPP],
     optionalFiles: [GB_DMD_FILES.VTM, GB_DMD_FILES.GTIN, GB_DMD_FILES.BNF],
     parse: async (files) => parseGbDmd(files),
+    open: (files) => openGbDmd(files),
   },
   {
     id: 'eu-ema',

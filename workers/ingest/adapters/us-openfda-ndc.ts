@@ -4,8 +4,9 @@
  * ... } ] }`, the FDA NDC directory enriched with the openfda harmonisation block.
  *
  * Streaming: the file's bytes are scanned once and each `results` element is parsed on its own
- * (json-stream.ts), so memory holds the file's bytes, one record and the snapshot being built;
- * the whole document is never one string (it would exceed V8's string limit) nor one tree.
+ * (json-stream.ts); the whole document is never one string (it would exceed V8's string limit)
+ * nor one tree. `openOpenFdaNdc` (us-openfda-open.ts, what `drugref ingest` runs) reads the
+ * file from disk in blocks and never holds it or the snapshot whole.
  *
  * Mapping: a product per record keyed like the directory (product_id, else product_ndc), packs
  * keyed by 11-digit NDC (so they merge with `fda-ndc` packs), RxCUIs as product `rxcui`
@@ -20,7 +21,7 @@
  * nothing is linked on a guess; names paired with two different UNIIs are not used.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, ClassEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import type { AdapterResult, ClassEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, RowError, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import { forEachArrayElement } from './json-stream.ts';
@@ -43,16 +44,15 @@ export interface OpenFdaOptions {
   asOf?: Date;
 }
 
-/** Name → UNII pairs that single-ingredient records establish; a name seen with two UNIIs maps to null. */
-function namePairs(read: OpenFdaProduct[]): Map<string, string | null> {
-  const pairs = new Map<string, string | null>();
-  for (const r of read) {
-    if (r.names.length !== 1 || r.uniis.length !== 1) continue;
-    const [name, unii] = [r.names[0]!, r.uniis[0]!];
-    const known = pairs.get(name);
-    pairs.set(name, known === undefined || known === unii ? unii : null);
-  }
-  return pairs;
+/** What the UNII resolution reads of a record (the streamed reader keeps only this between passes). */
+export type OpenFdaNames = Pick<OpenFdaProduct, 'names' | 'uniis' | 'classes'> & { product: Pick<ProductEntry, 'ingredients'> };
+
+/** Adds the name → UNII pair a single-ingredient record establishes; a name seen with two UNIIs maps to null. */
+export function addNamePair(pairs: Map<string, string | null>, r: OpenFdaNames): void {
+  if (r.names.length !== 1 || r.uniis.length !== 1) return;
+  const [name, unii] = [r.names[0]!, r.uniis[0]!];
+  const known = pairs.get(name);
+  pairs.set(name, known === undefined || known === unii ? unii : null);
 }
 
 function substanceFor(substances: Map<string, SubstanceEntry>, key: string, name: string): SubstanceEntry {
@@ -64,79 +64,99 @@ function substanceFor(substances: Map<string, SubstanceEntry>, key: string, name
   return entry;
 }
 
+/** Settles the substance key of each ingredient of `r` and collects its substances (with single-substance classes). */
+export function resolveRecord(r: OpenFdaNames, pairs: Map<string, string | null>, substances: Map<string, SubstanceEntry>): void {
+  r.product.ingredients.forEach((ingredient, i) => {
+    const name = r.names[i]!;
+    const paired = r.names.length === 1 && r.uniis.length === 1 ? r.uniis[0]! : pairs.get(name);
+    ingredient.unii = paired && r.uniis.includes(paired) ? paired : provisionalNameKey(name);
+    substanceFor(substances, ingredient.unii, name);
+  });
+  const only = r.product.ingredients.length === 1 ? substances.get(r.product.ingredients[0]!.unii) : undefined;
+  if (!only || r.classes.length === 0) return;
+  const known = new Set((only.classes ?? []).map((c) => `${c.system}|${c.code}`));
+  const added = r.classes.filter((c) => !known.has(`${c.system}|${c.code}`)).map(({ system, code }) => ({ system, code }));
+  if (added.length > 0) only.classes = [...(only.classes ?? []), ...added];
+}
+
 /** Settles each ingredient's substance key and collects substances (with single-substance classes). */
 function resolveSubstances(read: OpenFdaProduct[]): SubstanceEntry[] {
-  const pairs = namePairs(read);
+  const pairs = new Map<string, string | null>();
+  for (const r of read) addNamePair(pairs, r);
   const substances = new Map<string, SubstanceEntry>();
-  for (const r of read) {
-    r.product.ingredients.forEach((ingredient, i) => {
-      const name = r.names[i]!;
-      const paired = r.names.length === 1 && r.uniis.length === 1 ? r.uniis[0]! : pairs.get(name);
-      ingredient.unii = paired && r.uniis.includes(paired) ? paired : provisionalNameKey(name);
-      substanceFor(substances, ingredient.unii, name);
-    });
-    const only = r.product.ingredients.length === 1 ? substances.get(r.product.ingredients[0]!.unii) : undefined;
-    if (!only || r.classes.length === 0) continue;
-    const known = new Set((only.classes ?? []).map((c) => `${c.system}|${c.code}`));
-    const added = r.classes.filter((c) => !known.has(`${c.system}|${c.code}`)).map(({ system, code }) => ({ system, code }));
-    if (added.length > 0) only.classes = [...(only.classes ?? []), ...added];
-  }
+  for (const r of read) resolveRecord(r, pairs, substances);
   return [...substances.values()];
 }
 
-interface Collector {
-  read: OpenFdaProduct[];
+/** What the reading of records has seen so far: product and pack keys (to refuse repeats) and classes. */
+export interface Collector {
   productKeys: Set<string>;
   packKeys: Set<string>;
   classes: Map<string, ClassEntry>;
 }
 
-function collect(value: unknown, line: number, state: Collector, log: ProblemLog, file: string, asOf: Date): boolean {
+/** A new collector. */
+export const newCollector = (): Collector => ({ productKeys: new Set(), packKeys: new Set(), classes: new Map() });
+
+/** Reads one record; a malformed or repeated one is reported and gives null. Package NDCs dropped as repeats are added to `dropped`. */
+export function collect(value: unknown, line: number, state: Collector, log: ProblemLog, file: string, asOf: Date, dropped: string[] = []): OpenFdaProduct | null {
   let record: OpenFdaProduct;
   try {
     record = readOpenFdaRecord(value, asOf);
   } catch (error) {
     if (!(error instanceof RowError)) throw error;
     log.add(file, line, error.message);
-    return false;
+    return null;
   }
   const { product } = record;
-  if (state.productKeys.has(product.key)) { log.add(file, line, `duplicate product ${product.key}`); return false; }
+  if (state.productKeys.has(product.key)) { log.add(file, line, `duplicate product ${product.key}`); return null; }
   state.productKeys.add(product.key);
   product.packs = product.packs.filter((pack) => {
     if (!state.packKeys.has(pack.key)) { state.packKeys.add(pack.key); return true; }
     log.add(file, line, `package NDC ${pack.key} already belongs to another record; skipped here`);
+    dropped.push(pack.key);
     return false;
   });
   for (const u of record.invalidUniis) log.add(file, line, `openfda.unii "${u}" fails its check character; ignored`);
   for (const c of record.classes) state.classes.set(`${c.system}|${c.code}`, c);
-  state.read.push(record);
-  return true;
+  return record;
+}
+
+/** Refuses a document whose top-level object has no `results`. */
+export function requireResults(file: string, keys: string[]): void {
+  if (!keys.includes('results')) throw new FileRejectedError(file, 'not an openFDA download: the top-level object has no "results" array');
+}
+
+/** The one file of the download. */
+export function singleFile(files: InputFile[]): InputFile {
+  if (files.length !== 1) throw new FileRejectedError(OPENFDA_NDC_FILE, `expected exactly one file (${OPENFDA_NDC_FILE}), got ${files.length}`);
+  return files[0]!;
 }
 
 /** Parses an openFDA drug/ndc download; malformed records are reported (by line) and skipped. */
 export function parseOpenFdaNdc(files: InputFile[], options: OpenFdaOptions = {}): AdapterResult {
-  if (files.length !== 1) throw new FileRejectedError(OPENFDA_NDC_FILE, `expected exactly one file (${OPENFDA_NDC_FILE}), got ${files.length}`);
-  const file = files[0]!;
+  const file = singleFile(files);
   const asOf = options.asOf ?? new Date();
   const log = new ProblemLog();
-  const state: Collector = { read: [], productKeys: new Set(), packKeys: new Set(), classes: new Map() };
-  let [read, kept] = [0, 0];
+  const state = newCollector();
+  const read: OpenFdaProduct[] = [];
+  let count = 0;
   const keys = forEachArrayElement(file.name, file.content, 'results', {
     onElement: (value, line) => {
-      read += 1;
-      if (collect(value, line, state, log, file.name, asOf)) kept += 1;
+      count += 1;
+      const record = collect(value, line, state, log, file.name, asOf);
+      if (record) read.push(record);
     },
-    onMalformed: (line, message) => { read += 1; log.add(file.name, line, message); },
+    onMalformed: (line, message) => { count += 1; log.add(file.name, line, message); },
   });
-  if (!keys.includes('results')) throw new FileRejectedError(file.name, 'not an openFDA download: the top-level object has no "results" array');
-  const substances = resolveSubstances(state.read);
+  requireResults(file.name, keys);
+  const substances = resolveSubstances(read);
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT, source: OPENFDA_NDC_SOURCE,
-      classes: [...state.classes.values()], substances, products: state.read.map((r) => r.product),
+      classes: [...state.classes.values()], substances, products: read.map((r) => r.product),
     },
     problems: log.problems,
-    files: [{ file: file.name, role: 'drug/ndc results', read, kept, skipped: read - kept }],
+    files: [{ file: file.name, role: 'drug/ndc results', read: count, kept: read.length, skipped: count - read.length }],
   };
 }

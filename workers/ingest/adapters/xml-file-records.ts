@@ -6,7 +6,7 @@
  * reads in flat memory. Elements are named by local name; namespace prefixes are dropped.
  */
 import { SaxesParser } from 'saxes';
-import { FileRejectedError } from './common.ts';
+import { FileRejectedError, decodeWindows1252 } from './common.ts';
 import type { InputFile } from './common.ts';
 import { openInput } from './line-stream.ts';
 import type { XmlElement } from './xml-records.ts';
@@ -65,18 +65,35 @@ function recordParser(file: InputFile, spec: FileRecordSpec, out: XmlElement[]):
   return parser;
 }
 
-/** The records of `file` in document order; a file that is not well-formed UTF-8 XML is rejected. */
+/** Single-byte encodings older exports declare (the dm+d lookup file: ISO-8859-1); Windows-1252 decoding serves them all. */
+const LATIN = /^(iso-?8859-1|latin-?1|windows-1252|cp1252)$/;
+
+/**
+ * A block decoder chosen from the first block: Windows-1252 when the XML declaration names a
+ * Latin encoding and no UTF-8 byte-order mark says otherwise, else UTF-8. A single-byte
+ * encoding decodes block by block; UTF-8 keeps a character split between blocks for the next.
+ */
+function blockDecoder(first: Buffer): (bytes: Buffer | null) => string {
+  const bom = first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf;
+  const declared = /^[^>]*\bencoding\s*=\s*["']([\w.-]+)["']/.exec(first.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase();
+  if (!bom && declared && LATIN.test(declared)) return (bytes) => (bytes ? decodeWindows1252(bytes) : '');
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  return (bytes) => (bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode());
+}
+
+/** The records of `file` in document order; a file that is not well-formed XML (UTF-8 or a declared Latin encoding) is rejected. */
 export async function* xmlFileRecords(file: InputFile, spec: FileRecordSpec): AsyncGenerator<XmlElement> {
   const ready: XmlElement[] = [];
   const parser = recordParser(file, spec, ready);
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  let decode: ((bytes: Buffer | null) => string) | undefined;
   let empty = true;
   for await (const block of openInput(file)) {
     empty &&= (block as Buffer).length === 0;
-    parser.write(decoder.decode(block as Buffer, { stream: true }));
+    decode ??= blockDecoder(block as Buffer);
+    parser.write(decode(block as Buffer));
     yield* ready.splice(0);
   }
-  parser.write(decoder.decode());
+  if (decode) parser.write(decode(null));
   parser.close();
   yield* ready.splice(0);
   if (empty) throw new FileRejectedError(file.name, 'empty file: no XML root element');

@@ -1,0 +1,41 @@
+/**
+ * The dm+d release opened for a streamed ingest (what `drugref ingest gb-dmd` and the sync
+ * worker run): the same snapshot, problems and file reports as `parseGbDmd` (gb-dmd.ts),
+ * without holding the files or the snapshot in memory. The files are read from disk in blocks
+ * into the small records the build needs (gb-dmd-read.ts); every product is then built once
+ * and dropped, which settles the problems, the kept counts and the substances before anything
+ * is written, and built again, one at a time, while the engine writes them. The second build
+ * reads the same records in memory, so it cannot differ from the first.
+ */
+import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
+import type { StreamedAdapterResult } from '../input.ts';
+import { ProblemLog } from './common.ts';
+import type { InputFile } from './common.ts';
+import { GB_DMD_SOURCE, reportsOf, requireCoreFiles } from './gb-dmd.ts';
+import { dmdProducts } from './gb-dmd-build.ts';
+import { emptyDmdData, streamDmdFile } from './gb-dmd-read.ts';
+import type { RoleCount } from './gb-dmd-read.ts';
+
+/** Opens a dm+d release for a streamed ingest: the same snapshot, problems and reports as `parseGbDmd`; see the module comment. */
+export async function openGbDmd(files: InputFile[]): Promise<StreamedAdapterResult> {
+  const log = new ProblemLog();
+  const data = emptyDmdData();
+  const counts: RoleCount[] = [];
+  for (const file of files) counts.push(await streamDmdFile(file, data, log));
+  requireCoreFiles(data);
+  const substances = new Map<string, SubstanceEntry>();
+  // The first build reports unlinked records, counts what is kept and collects the substances; its products are dropped.
+  for (const _product of dmdProducts(data, log, substances)) { /* only its side effects are wanted */ }
+  const reports = reportsOf(counts);
+  function* products(): Generator<ProductEntry> {
+    // The same records built again: its problems and counts were settled by the first build.
+    const counted = new Map([...data.counts].map(([role, count]) => [role, { ...count }]));
+    yield* dmdProducts({ ...data, counts: counted }, new ProblemLog(), new Map());
+  }
+  return {
+    snapshot: { format: SNAPSHOT_FORMAT, source: GB_DMD_SOURCE, substances: [...substances.values()], products: products() },
+    problems: log.problems,
+    files: reports,
+  };
+}
