@@ -82,7 +82,8 @@ export async function openConfiguredDatabase(config: Config, seed?: (pgliteDir: 
   try {
     if (seed && embedded && (await embeddedDatabaseIsNew(config))) await seed(join(config.dataDir, 'pglite'));
     const [{ openDatabase }, { migrate }] = await loading;
-    const db = await openDatabase(embedded ? { dataDir: join(config.dataDir, 'pglite'), shareDir: config.dataDir } : { dataDir: config.dataDir });
+    const onError = (err: Error) => { process.stderr.write(`drugref: ${err.message}\n`); };
+    const db = await openDatabase(embedded ? { dataDir: join(config.dataDir, 'pglite'), shareDir: config.dataDir, onError } : { dataDir: config.dataDir });
     await migrate(db);
     const close = db.close.bind(db);
     return Object.assign(db, { close: async () => { await close(); await unlock(); } });

@@ -70,29 +70,20 @@ export class SessionGate {
   }
 }
 
-/** What the backend said in one reply: its last ReadyForQuery status and any NOTIFYs. */
-interface ReplySummary {
-  status: string | null;
-  notifications: { channel: string; payload: string }[];
-}
-
-/** Reads the backend messages of a reply (type byte, int32 length including itself, body). */
-export function summariseReply(reply: Uint8Array): ReplySummary {
+/**
+ * The transaction status of a reply's last ReadyForQuery ('I' idle, 'T' in a transaction,
+ * 'E' in a failed one), or null when it has none (mid extended-query exchange). Walks the
+ * backend messages: type byte, int32 length including itself, body.
+ */
+export function readyStatus(reply: Uint8Array): string | null {
   const buf = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
-  const summary: ReplySummary = { status: null, notifications: [] };
+  let status: string | null = null;
   let at = 0;
   while (at + 5 <= buf.length) {
-    const type = String.fromCharCode(buf[at]!);
-    const end = at + 1 + buf.readInt32BE(at + 1);
-    if (type === 'Z') summary.status = String.fromCharCode(buf[at + 5]!);
-    if (type === 'A') {
-      const channelEnd = buf.indexOf(0, at + 9);
-      const payloadEnd = buf.indexOf(0, channelEnd + 1);
-      summary.notifications.push({ channel: buf.toString('utf8', at + 9, channelEnd), payload: buf.toString('utf8', channelEnd + 1, payloadEnd) });
-    }
-    at = end;
+    if (buf[at] === 0x5a) status = String.fromCharCode(buf[at + 5]!);
+    at += 1 + buf.readInt32BE(at + 1);
   }
-  return summary;
+  return status;
 }
 
 /** Splits complete frontend messages off `buf`; the first of a connection has no type byte. */
@@ -132,7 +123,6 @@ class ShareConnection {
     private readonly socket: Socket,
     private readonly session: SharedSession,
     private readonly gate: SessionGate,
-    private readonly notify: (channel: string, payload: string) => void,
   ) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => socket.destroy());
@@ -162,10 +152,9 @@ class ShareConnection {
     await this.gate.acquire(this);
     this.holding = true;
     const reply = await this.session.runExclusive(() => this.session.execProtocolRaw(message));
-    const { status, notifications } = summariseReply(reply);
-    for (const n of notifications) this.notify(n.channel, n.payload);
     if (!this.socket.destroyed) this.socket.write(reply);
-    if (status === 'I') this.letGo();
+    // PGlite hands the NOTIFYs of this reply to its own listeners (the host's LISTENs) itself.
+    if (readyStatus(reply) === 'I') this.letGo();
     else this.idleTimer = setTimeout(() => this.socket.destroy(), IDLE_IN_TRANSACTION_MS);
   }
 
@@ -195,8 +184,6 @@ class ShareConnection {
 export interface DatabaseShare {
   /** The folder holding the socket: `host` for a `pg` client (port 5432). */
   readonly dir: string;
-  /** Called with each NOTIFY a socket client's transaction delivered. */
-  onNotification(callback: (channel: string, payload: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -207,13 +194,11 @@ export interface DatabaseShare {
 export async function shareSession(session: SharedSession, gate: SessionGate, dir: string): Promise<DatabaseShare> {
   const path = join(dir, SHARE_SOCKET_NAME);
   await rm(path, { force: true });
-  const listeners = new Set<(channel: string, payload: string) => void>();
-  const notify = (channel: string, payload: string) => { for (const l of listeners) l(channel, payload); };
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    new ShareConnection(socket, session, gate, notify);
+    new ShareConnection(socket, session, gate);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -221,10 +206,6 @@ export async function shareSession(session: SharedSession, gate: SessionGate, di
   });
   return {
     dir,
-    onNotification(callback) {
-      listeners.add(callback);
-      return () => listeners.delete(callback);
-    },
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

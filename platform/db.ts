@@ -19,7 +19,6 @@ import { createHash } from 'node:crypto';
 import { PgListener, pgliteListen } from './db-listen.ts';
 import { pgliteWasmAhead } from './pglite-wasm.ts';
 import { SHARE_SOCKET_PORT, SessionGate, shareSession } from './db-share.ts';
-import type { DatabaseShare } from './db-share.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -360,16 +359,10 @@ async function openEmbedded(options: DatabaseOptions, onError: (err: Error) => v
     async () => (await embedded.dumpDataDir('none')) as Blob,
   );
   db.onQuery = options.onQuery;
-  const share = options.shareDir ? await startShare(embedded, db, options.shareDir, onError) : null;
-  const session = {
-    onNotification(callback: (channel: string, payload: string) => void) {
-      const offEmbedded = embedded.onNotification(callback);
-      const offShared = share?.onNotification(callback);
-      return () => { offEmbedded(); offShared?.(); };
-    },
-  };
+  if (options.shareDir) await startShare(embedded, db, options.shareDir, onError);
   const exec = (text: string) => (db.gate ? db.gate.run(() => pool.query(text)) : pool.query(text));
-  db.listen = (channel, handlers) => pgliteListen(session, exec, channel, handlers);
+  // PGlite delivers a NOTIFY to `onNotification` whichever connection's transaction sent it.
+  db.listen = (channel, handlers) => pgliteListen(embedded, exec, channel, handlers);
   return db;
 }
 
@@ -378,16 +371,14 @@ async function openEmbedded(options: DatabaseOptions, onError: (err: Error) => v
  * takes its turn at the session. A socket that cannot be opened (e.g. a folder path too
  * long for a Unix socket) is reported to `onError` and the database stays private.
  */
-async function startShare(embedded: PGlite, db: PoolDatabase, dir: string, onError: (err: Error) => void): Promise<DatabaseShare | null> {
+async function startShare(embedded: PGlite, db: PoolDatabase, dir: string, onError: (err: Error) => void): Promise<void> {
   const gate = new SessionGate();
   const session = { execProtocolRaw: (m: Uint8Array) => embedded.execProtocolRaw(m), runExclusive: <T>(fn: () => Promise<T>) => embedded.runExclusive(fn) };
   try {
     const share = await shareSession(session, gate, dir);
     db.gate = gate;
     db.closeShare = () => share.close();
-    return share;
   } catch (err) {
     onError(new Error(`The embedded database is not shared with other processes: ${(err as Error).message}`));
-    return null;
   }
 }
