@@ -3,6 +3,7 @@
  * of the route table, the OpenAPI document and the operational endpoints. Everything an
  * instance needs comes in through `AppOptions`; nothing is read from globals.
  */
+import { PACKAGE_VERSION } from '../platform/package-root.ts';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
@@ -40,7 +41,8 @@ import { consoleApi } from './console/api.ts';
 import { registerWeb } from './web/static.ts';
 import { startSourceCache } from '../resolvers/sources/status.ts';
 
-export const API_VERSION = '1.0.0';
+/** The API's version in the OpenAPI document and the MCP handshake: the package version. */
+export const API_VERSION = PACKAGE_VERSION;
 
 export interface AppOptions {
   config: Config;

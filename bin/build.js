@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Compiles the TypeScript sources to dist/ (tsc, tsconfig.build.json) so `drugref` starts
+// without compiling at run time; run once at install by `npm prepare`. Files the modules read
+// next to themselves (migrations, GraphQL schema, data files, the console's assets) are
+// linked into dist/ at the same relative paths. bin/drugref.js runs dist/ while it is newer
+// than every source file, else the sources through tsx.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const dist = join(root, 'dist');
+
+/** Source folders compiled to dist/; their other files are linked beside the output. */
+export const SOURCE_DIRS = ['cli', 'facades', 'platform', 'resolvers', 'workers', 'data'];
+/** Folders with no TypeScript, read at run time relative to the modules: linked whole. */
+const ASSET_DIRS = ['migrations', 'schema'];
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+for (const dir of ASSET_DIRS) symlinkSync(join('..', dir), join(dist, dir));
+for (const dir of SOURCE_DIRS) {
+  for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name.endsWith('.ts')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const target = join(dist, relative(root, file));
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(relative(dirname(target), file), target);
+  }
+}
+// The build's time: bin/drugref.js compares it with the sources' modification times.
+writeFileSync(join(dist, '.built'), `${new Date().toISOString()}\n`);
