@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Compiles the TypeScript sources to dist/ (tsc, tsconfig.build.json) so `drugref` starts
 // without compiling at run time; run once at install by `npm prepare`. Files the modules read
-// next to themselves (migrations, GraphQL schema, data files, the console's assets) are
-// linked into dist/ at the same relative paths. bin/drugref.js runs dist/ while it is newer
+// next to themselves are put into dist/ at the same relative paths: the migrations and the
+// GraphQL schema linked whole, the other files of the source folders (data files, the
+// console's assets) copied, since the static file server lists real files only. bin/drugref.js runs dist/ while it is newer
 // than every source file, else the sources through tsx.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');
 
-/** Source folders compiled to dist/; their other files are linked beside the output. */
+/** Source folders compiled to dist/; their other files are copied beside the output. */
 export const SOURCE_DIRS = ['cli', 'facades', 'platform', 'resolvers', 'workers', 'data'];
 /** Folders with no TypeScript, read at run time relative to the modules: linked whole. */
 const ASSET_DIRS = ['migrations', 'schema'];
@@ -28,7 +29,7 @@ for (const dir of SOURCE_DIRS) {
     const file = join(entry.parentPath, entry.name);
     const target = join(dist, relative(root, file));
     mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(relative(dirname(target), file), target);
+    copyFileSync(file, target);
   }
 }
 // The build's time: bin/drugref.js compares it with the sources' modification times.
