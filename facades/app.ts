@@ -122,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPublicGraphql(app, engine, deps);
   registerMcp(app, deps, API_VERSION);
   registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION);
-  registerOperations(app, db);
+  registerOperations(app, db, config);
   // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.
   app.addHook('onReady', () => startSourceCache(db));
   // The console's pages, the API reference and the landing page (static files, no key).
