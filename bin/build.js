@@ -20,7 +20,14 @@ export const SOURCE_DIRS = ['cli', 'facades', 'platform', 'resolvers', 'workers'
 const ASSET_DIRS = ['migrations', 'schema'];
 
 rmSync(dist, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+} catch {
+  // An install without dev dependencies has no compiler: drugref then runs through tsx.
+  process.stdout.write('drugref: typescript is not installed; no build, the sources run through tsx.\n');
+  process.exit(0);
+}
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 for (const dir of ASSET_DIRS) symlinkSync(join('..', dir), join(dist, dir));
 for (const dir of SOURCE_DIRS) {
