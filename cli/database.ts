@@ -1,7 +1,9 @@
 /**
  * Opens the configured database for a CLI command and migrates it. The embedded database
- * is a single-process store: a lock file in DATA_DIR refuses a second opener with a
- * clear message instead of risking the files.
+ * is a single-process store: a lock file in DATA_DIR names the process that holds it, and
+ * that process shares the database on a Unix socket in DATA_DIR (platform/db-share.ts).
+ * A second process (a CLI command beside `drugref serve`) connects there instead of
+ * opening the files, so its writes are the server's rows at once.
  */
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,13 +19,35 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The live process other than this one that holds `dataDir`, or null. */
+async function holderOf(dataDir: string): Promise<number | null> {
+  const holder = Number(await readFile(join(dataDir, 'drugref.pid'), 'utf8').catch(() => '0'));
+  return holder && holder !== process.pid && alive(holder) ? holder : null;
+}
+
+/** How long a command waits for a holder that is still starting to share its database. */
+const SHARE_WAIT_MS = 15_000;
+const SHARE_POLL_MS = 100;
+
+/** The database shared by the process holding `dataDir`, once its socket answers. */
+async function openSharedBy(dataDir: string, holder: number): Promise<Database> {
+  const { openDatabase } = await import('../platform/db.ts');
+  const deadline = Date.now() + SHARE_WAIT_MS;
+  for (;;) {
+    try {
+      return await openDatabase({ sharedBy: dataDir });
+    } catch (err) {
+      if (Date.now() > deadline || !alive(holder)) {
+        throw new Error(`The embedded database in ${dataDir} is held by process ${holder}, which does not share it (${(err as Error).message}). Stop that process, or set DATABASE_URL to share a PostgreSQL server.`);
+      }
+      await new Promise((r) => setTimeout(r, SHARE_POLL_MS));
+    }
+  }
+}
+
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   await mkdir(dataDir, { recursive: true });
   const lock = join(dataDir, 'drugref.pid');
-  const holder = Number(await readFile(lock, 'utf8').catch(() => '0'));
-  if (holder && holder !== process.pid && alive(holder)) {
-    throw new Error(`The embedded database in ${dataDir} is in use by process ${holder} (is the server running?). Stop it first, or set DATABASE_URL to share a PostgreSQL server.`);
-  }
   const handle = await open(lock, 'w');
   await handle.writeFile(String(process.pid));
   await handle.close();
@@ -52,11 +76,14 @@ export async function openConfiguredDatabase(config: Config, seed?: (pgliteDir: 
     return db;
   }
   const embedded = config.dataDir !== 'memory://';
+  const holder = embedded ? await holderOf(config.dataDir) : null;
+  if (holder) return openSharedBy(config.dataDir, holder);
   const unlock = embedded ? await lockDataDir(config.dataDir) : async () => undefined;
   try {
     if (seed && embedded && (await embeddedDatabaseIsNew(config))) await seed(join(config.dataDir, 'pglite'));
     const [{ openDatabase }, { migrate }] = await loading;
-    const db = await openDatabase({ dataDir: embedded ? join(config.dataDir, 'pglite') : config.dataDir });
+    const onError = (err: Error) => { process.stderr.write(`drugref: ${err.message}\n`); };
+    const db = await openDatabase(embedded ? { dataDir: join(config.dataDir, 'pglite'), shareDir: config.dataDir, onError } : { dataDir: config.dataDir });
     await migrate(db);
     const close = db.close.bind(db);
     return Object.assign(db, { close: async () => { await close(); await unlock(); } });

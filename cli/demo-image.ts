@@ -12,10 +12,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { extractTar, readTar, tarOf } from './tar.ts';
+import { PACKAGE_ROOT } from '../platform/package-root.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The package folder, also when running compiled from dist/: the image's content is the sources'. */
+const ROOT = PACKAGE_ROOT;
 
 /** Where npm tools keep caches of the installed package; `npm ci` wipes it with node_modules. */
 const IMAGE_DIR = join(ROOT, 'node_modules', '.cache', 'drugref');

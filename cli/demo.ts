@@ -2,8 +2,10 @@
  * First-start bootstrap of a demo installation: a demo account with a key printed once.
  * Later starts only say how to create another key (the plaintext is never stored).
  */
+import type { Config } from '../platform/config.ts';
 import type { Database } from '../platform/db.ts';
 import { createKey } from '../resolvers/accounts/keys.ts';
+import { findAccount, issueLoginToken, LOGIN_TOKEN_TTL_MS, signInLink } from '../resolvers/accounts/console-sessions.ts';
 
 import { ensureDemoCatalogue as ensureCatalogue } from './demo-catalogue.ts';
 import type { DemoLoad } from './demo-catalogue.ts';
@@ -34,12 +36,27 @@ export async function ensureDemoCatalogue(db: Database, options: IngestOptions =
 export const DEMO_ACCOUNT = 'demo';
 export const DEMO_TIER = 'enterprise';
 
-/** Returns the lines to print: the new demo key, or how to make another. */
-export async function ensureDemoAccount(db: Database): Promise<string[]> {
+/** The lines to print (the new demo key, or how to make another) and whether the account is new. */
+export async function ensureDemoAccount(db: Database): Promise<{ lines: string[]; created: boolean }> {
   const existing = await db.query('SELECT 1 FROM accounts WHERE is_demo');
   if (existing.rowCount > 0) {
-    return [`Demo account exists. Create another key with: npx drugref keys create --tier ${DEMO_TIER} --account ${DEMO_ACCOUNT}`];
+    return {
+      lines: [`Demo account exists. Create another key with: npx drugref keys create --tier ${DEMO_TIER} --account ${DEMO_ACCOUNT}`],
+      created: false,
+    };
   }
   const created = await createKey(db, { account: DEMO_ACCOUNT, tier: DEMO_TIER, demo: true });
-  return [`Demo API key: ${created.key}`];
+  return { lines: [`Demo API key: ${created.key}`], created: true };
+}
+
+/**
+ * The first start's console sign-in line for the demo account, with a link to `origin` (the
+ * address just listened on) unless PUBLIC_BASE_URL names the public one.
+ */
+export async function demoSignInLine(db: Database, config: Config, origin: string): Promise<string> {
+  const account = await findAccount(db, DEMO_ACCOUNT);
+  if (!account) throw new Error('The demo account is missing; it was created moments ago.');
+  const { token } = await issueLoginToken(db, { accountId: account.id, via: 'cli' }, new Date());
+  const link = signInLink({ ...config, publicBaseUrl: config.publicBaseUrl ?? origin }, token);
+  return `Console sign-in link: ${link} (works once, for ${LOGIN_TOKEN_TTL_MS / 60_000} minutes; another with: npx drugref console login --account ${DEMO_ACCOUNT})`;
 }

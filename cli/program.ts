@@ -7,6 +7,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { TIERS, isScope, isTier } from '../resolvers/accounts/tiers.ts';
 import type { Scope, Tier } from '../resolvers/accounts/tiers.ts';
+import { PACKAGE_VERSION } from '../platform/package-root.ts';
 
 /** What an action resolves with: the process exit code (0 ok, 1 failed, 2 usage). */
 type ExitCode = number;
@@ -44,6 +45,7 @@ function parsePositive(value: string): number {
  */
 export function buildProgram(setExit: (code: ExitCode) => void, adapterHelp?: string): Command {
   const program = new Command('drugref')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the drugref version')
     .description('Drug reference service: serve the API, manage keys, load registers and reference data.')
     .showSuggestionAfterError()
     .exitOverride();

@@ -3,6 +3,7 @@
  * of the route table, the OpenAPI document and the operational endpoints. Everything an
  * instance needs comes in through `AppOptions`; nothing is read from globals.
  */
+import { PACKAGE_VERSION } from '../platform/package-root.ts';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
@@ -41,7 +42,8 @@ import { consoleApi } from './console/api.ts';
 import { registerWeb } from './web/static.ts';
 import { startSourceCache } from '../resolvers/sources/status.ts';
 
-export const API_VERSION = '1.0.0';
+/** The API's version in the OpenAPI document and the MCP handshake: the package version. */
+export const API_VERSION = PACKAGE_VERSION;
 
 export interface AppOptions {
   config: Config;
@@ -122,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPublicGraphql(app, engine, deps);
   registerMcp(app, deps, API_VERSION);
   registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION);
-  registerOperations(app, db);
+  registerOperations(app, db, config);
   // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.
   app.addHook('onReady', () => startSourceCache(db));
   // The console's pages, the API reference and the landing page (static files, no key).

@@ -90,6 +90,13 @@ export interface Config {
   consoleSessionTtlSeconds: number;
   /** Let console SSO reach identity providers on loopback/private addresses and over plain http (tests, self-hosted IdPs). */
   ssoAllowPrivateIssuers: boolean;
+  /** Bearer token `/metrics` requires (METRICS_TOKEN); null serves it to anyone who reaches it. Never logged. */
+  metricsToken: string | null;
+  /**
+   * A listener of its own for `/metrics` (METRICS_PORT, on HOST), e.g. reachable only from
+   * the monitoring network; the API's port then answers `/metrics` with 404. Null: the API's port.
+   */
+  metricsPort: number | null;
 }
 
 /** One register source of the sync worker: where its file lives, on or off, how often to look. */
@@ -313,6 +320,20 @@ function receiptConfig(env: Env): Pick<Config, 'receiptSigningKey' | 'receiptPre
   };
 }
 
+/** A token shorter than this is too easy to guess to guard anything. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+/** How `/metrics` is protected: a bearer token and/or a listener of its own. */
+function metricsConfig(env: Env): Pick<Config, 'metricsToken' | 'metricsPort'> {
+  const token = env.METRICS_TOKEN || null;
+  if (token !== null && token.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`);
+  }
+  const port = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1) : null;
+  if (port !== null && port > 65_535) throw new ConfigError(`METRICS_PORT must be a port number (1-65535), got "${env.METRICS_PORT}"`);
+  return { metricsToken: token, metricsPort: port };
+}
+
 /** Reads and validates the environment. Throws with the offending variable's name. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.DATA_DIR || './.data';
@@ -350,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', null)?.replace(/\/+$/, '') ?? null,
     consoleSessionTtlSeconds: int(env, 'CONSOLE_SESSION_TTL_SECONDS', 1_800, 60),
     ssoAllowPrivateIssuers: bool(env, 'SSO_ALLOW_PRIVATE_ISSUERS', false),
+    ...metricsConfig(env),
   };
 }
 

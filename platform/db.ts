@@ -18,6 +18,7 @@ import { validationError } from './errors.ts';
 import { createHash } from 'node:crypto';
 import { PgListener, pgliteListen } from './db-listen.ts';
 import { pgliteWasmAhead } from './pglite-wasm.ts';
+import { SHARE_SOCKET_PORT, SessionGate, shareSession } from './db-share.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -131,6 +132,16 @@ export interface DatabaseOptions {
   onError?: (err: Error) => void;
   /** Called after each statement (the benchmark's statement recorder); absent in the service. */
   onQuery?: (event: QueryEvent) => void;
+  /**
+   * Embedded only: also serve the database to other local processes on a Unix socket in
+   * this folder (platform/db-share.ts), so CLI commands work beside a running server.
+   */
+  shareDir?: string;
+  /**
+   * Reach an embedded database that another process shares from this folder (its
+   * `shareDir`), over `pg`; it behaves as the embedded database (kind `pglite`).
+   */
+  sharedBy?: string;
 }
 
 /**
@@ -147,6 +158,10 @@ function refuseNul(params: unknown[] | undefined): void {
 class PoolDatabase implements Database {
   roundTrips = 0;
   onQuery?: (event: QueryEvent) => void;
+  /** The shared embedded session's turn-taking (db-share.ts); each operation takes a turn. */
+  gate?: SessionGate;
+  /** Named prepared statements off: another process shares the session and its names. */
+  noPrepare = false;
   private txCount = 0;
 
   constructor(
@@ -160,9 +175,10 @@ class PoolDatabase implements Database {
     refuseNul(params);
     this.roundTrips++;
     const startedAt = this.onQuery ? performance.now() : 0;
-    const result = options?.prepare
-      ? await this.pool.query<R>({ name: statementName(text), text, values: params ?? [] })
-      : await this.pool.query<R>(text, params);
+    const send = () => options?.prepare && !this.noPrepare
+      ? this.pool.query<R>({ name: statementName(text), text, values: params ?? [] })
+      : this.pool.query<R>(text, params);
+    const result = this.gate ? await this.gate.run(send) : await send();
     this.onQuery?.({ text, params, tx: null, prepare: options?.prepare === true, startedAt, endedAt: performance.now() });
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
@@ -173,6 +189,11 @@ class PoolDatabase implements Database {
 
   /** BEGIN/COMMIT on one pooled client, ROLLBACK on error, released in every case. */
   private async onClientInTransaction<T>(fn: (client: PoolClient, tx: Queryable) => Promise<T>): Promise<T> {
+    if (this.gate) return this.gate.run(() => this.inTransaction(fn));
+    return this.inTransaction(fn);
+  }
+
+  private async inTransaction<T>(fn: (client: PoolClient, tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const tx = this.clientQueryable(client);
     try {
@@ -192,7 +213,15 @@ class PoolDatabase implements Database {
     const batchSize = options.batchSize;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
     refuseNul(params);
-    const client = await this.pool.connect();
+    const turn = {};
+    await this.gate?.acquire(turn);
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      this.gate?.release(turn);
+      throw err;
+    }
     const tx = this.clientQueryable(client);
     let done = false;
     try {
@@ -211,6 +240,7 @@ class PoolDatabase implements Database {
       // Early return or failure: nothing was written, so ROLLBACK is the cheap, safe end.
       if (!done) await client.query('ROLLBACK').catch(() => undefined);
       client.release();
+      this.gate?.release(turn);
     }
   }
 
@@ -246,7 +276,11 @@ class PoolDatabase implements Database {
   /** Stops `listen`'s connection (PostgreSQL). */
   closeListener?: () => Promise<void>;
 
+  /** Stops sharing the embedded database (db-share.ts), before the database closes. */
+  closeShare?: () => Promise<void>;
+
   async close(): Promise<void> {
+    await this.closeShare?.();
     await this.closeListener?.();
     await this.pool.end();
     await this.closeEmbedded?.();
@@ -285,6 +319,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db.closeListener = () => listener.close();
     return Object.assign(db, { bulkLoad: db.bulkLoadOnPostgres.bind(db) });
   }
+  if (options.sharedBy) return openShared(options.sharedBy, onError, options.onQuery);
+  return openEmbedded(options, onError);
+}
+
+/**
+ * The embedded database another process shares (db-share.ts): one connection, as the
+ * embedded database has; no named statements, whose names the sharing process also uses;
+ * no LISTEN, since notifications go to the sharing process.
+ */
+async function openShared(dir: string, onError: (err: Error) => void, onQuery?: (event: QueryEvent) => void): Promise<Database> {
+  const pool = new pg.Pool({ host: dir, port: SHARE_SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
+  pool.on('error', onError);
+  const db = new PoolDatabase('pglite', pool);
+  db.onQuery = onQuery;
+  db.noPrepare = true;
+  await db.query('SELECT 1');
+  return db;
+}
+
+async function openEmbedded(options: DatabaseOptions, onError: (err: Error) => void): Promise<Database> {
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) await mkdir(dirname(dataDir), { recursive: true });
   // pg_trgm and fuzzystrmatch (LASA names, 0830_lasa.sql) must be handed to PGlite on every open, not only when created.
@@ -305,6 +359,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     async () => (await embedded.dumpDataDir('none')) as Blob,
   );
   db.onQuery = options.onQuery;
-  db.listen = (channel, handlers) => pgliteListen(embedded, (text) => pool.query(text), channel, handlers);
+  if (options.shareDir) await startShare(embedded, db, options.shareDir, onError);
+  const exec = (text: string) => (db.gate ? db.gate.run(() => pool.query(text)) : pool.query(text));
+  // PGlite delivers a NOTIFY to `onNotification` whichever connection's transaction sent it.
+  db.listen = (channel, handlers) => pgliteListen(embedded, exec, channel, handlers);
   return db;
+}
+
+/**
+ * Shares the embedded session on a socket in `dir`; from then on every operation of `db`
+ * takes its turn at the session. A socket that cannot be opened (e.g. a folder path too
+ * long for a Unix socket) is reported to `onError` and the database stays private.
+ */
+async function startShare(embedded: PGlite, db: PoolDatabase, dir: string, onError: (err: Error) => void): Promise<void> {
+  const gate = new SessionGate();
+  const session = { execProtocolRaw: (m: Uint8Array) => embedded.execProtocolRaw(m), runExclusive: <T>(fn: () => Promise<T>) => embedded.runExclusive(fn) };
+  try {
+    const share = await shareSession(session, gate, dir);
+    db.gate = gate;
+    db.closeShare = () => share.close();
+  } catch (err) {
+    onError(new Error(`The embedded database is not shared with other processes: ${(err as Error).message}`));
+  }
 }

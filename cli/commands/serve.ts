@@ -60,17 +60,20 @@ async function run(role: Role): Promise<number> {
   const log = pino(loggerOptions(config.logLevel));
   if (!config.databaseUrl) compilePgliteAhead();
   const { db, restored, facades } = await openWhileLoading(config);
+  let demoAccount: { lines: string[]; created: boolean } | null = null;
   if (restored) process.stdout.write('Demo catalogue restored from the image prepared at install (demonstration data, not for clinical use).\n');
   if (config.demo && role !== 'worker') {
     const announce = () => process.stdout.write('Loading the demo catalogue (first start, about 10 s)...\n');
     const load = await facades.ensureDemoCatalogue(db, {}, announce);
     if (!restored) process.stdout.write(`${load.line}\n`);
-    for (const line of await facades.ensureDemoAccount(db)) process.stdout.write(`${line}\n`);
+    demoAccount = await facades.ensureDemoAccount(db);
+    for (const line of demoAccount.lines) process.stdout.write(`${line}\n`);
   }
   const services = facades.createServices(config, db, log);
   const app = role === 'worker' ? null : await facades.buildApp({ config, db, services });
   if (app) {
     const address = await app.listen({ host: config.host, port: config.port });
+    if (demoAccount?.created) process.stdout.write(`${await facades.demoSignInLine(db, config, address)}\n`);
     process.stdout.write(`drugref listening on ${address} (database: ${db.kind}, role: ${role})\n`);
   }
   const workers = role === 'api' ? null : startWorkersLater(config, db, log);
