@@ -15,7 +15,7 @@ const file = (path: string): InputFile => ({ name: path.split('/').pop()!, conte
 const dir = (name: string, keep: (n: string) => boolean): InputFile[] => readdirSync(new URL(`${name}/`, REGISTERS)).filter(keep).map((n) => file(`${name}/${n}`));
 
 const RELEASES: Array<[string, () => InputFile[]]> = [
-  ['fr-bdpm', () => dir('fr-bdpm', (n) => !n.includes('with-header'))],
+  ['fr-bdpm', () => dir('fr-bdpm', (n) => n.endsWith('.txt') && !n.includes('with-header'))],
   ['ch-sl', () => [file('ch-sl/Preparations.xml')]],
   ['ch-sl', () => [file('ch-sl/markets/Preparations.xml')]],
   ['de-pzn', () => [file('de-pzn/festbetraege.csv')]],
