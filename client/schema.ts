@@ -889,6 +889,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FHIR CapabilityStatement of the terminology service; mode=terminology gives its TerminologyCapabilities.
+         * @description TerminologyCapabilities lists each code system with its version: the last confirmed sync of the registers it comes from.
+         */
+        get: operations["fhirMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/CodeSystem/$lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CodeSystem/$lookup: display, designations and properties of a code.
+         * @description ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code is not held.
+         */
+        get: operations["fhirLookup"];
+        put?: never;
+        /**
+         * CodeSystem/$lookup: display, designations and properties of a code.
+         * @description ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code is not held.
+         */
+        post: operations["fhirLookupPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/CodeSystem/$validate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CodeSystem/$validate-code: is the code one of the system, its display, and why not (or why withdrawn).
+         * @description result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display.
+         */
+        get: operations["fhirValidateCodeSystem"];
+        put?: never;
+        /**
+         * CodeSystem/$validate-code: is the code one of the system, its display, and why not (or why withdrawn).
+         * @description result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display.
+         */
+        post: operations["fhirValidateCodeSystemPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/ValueSet/$validate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ValueSet/$validate-code against an implicit value set (all codes of a system, the marketed codes of a country, the products of an ATC class).
+         * @description url is <system>?fhir_vs, urn:drugref:valueset:marketed:<country>:<system name> or urn:drugref:valueset:atc:<ATC>:<system name>; withdrawn codes are no members of the marketed sets (result false, message why).
+         */
+        get: operations["fhirValidateValueSet"];
+        put?: never;
+        /**
+         * ValueSet/$validate-code against an implicit value set (all codes of a system, the marketed codes of a country, the products of an ATC class).
+         * @description url is <system>?fhir_vs, urn:drugref:valueset:marketed:<country>:<system name> or urn:drugref:valueset:atc:<ATC>:<system name>; withdrawn codes are no members of the marketed sets (result false, message why).
+         */
+        post: operations["fhirValidateValueSetPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/ConceptMap/$translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ConceptMap/$translate: a pack or product code to ATC, RxNorm, UNII, its other codes and the same medicine in other countries.
+         * @description Each match has an equivalence (equivalent, wider, inexact, relatedto) and its basis as a property: register-atc, active-ingredient, same-record, same-medicine, same-substance or same-atc.
+         */
+        get: operations["fhirTranslate"];
+        put?: never;
+        /**
+         * ConceptMap/$translate: a pack or product code to ATC, RxNorm, UNII, its other codes and the same medicine in other countries.
+         * @description Each match has an equivalence (equivalent, wider, inexact, relatedto) and its basis as a property: register-atc, active-ingredient, same-record, same-medicine, same-substance or same-atc.
+         */
+        post: operations["fhirTranslatePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/ValueSet/$expand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ValueSet/$expand with a filter: the drug typeahead as a terminology operation.
+         * @description url as for ValueSet/$validate-code; filter (words or a code) is required; count up to 100, offset up to 100.
+         */
+        get: operations["fhirExpand"];
+        put?: never;
+        /**
+         * ValueSet/$expand with a filter: the drug typeahead as a terminology operation.
+         * @description url as for ValueSet/$validate-code; filter (words or a code) is required; count up to 100, offset up to 100.
+         */
+        post: operations["fhirExpandPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/graphql": {
         parameters: {
             query?: never;
@@ -4691,6 +4831,992 @@ export interface operations {
             };
             /** @description Nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirMetadata: {
+        parameters: {
+            query?: {
+                /** @description terminology: the TerminologyCapabilities. */
+                mode?: "full" | "normative" | "terminology";
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirLookup: {
+        parameters: {
+            query: {
+                /** @description Code system URI, e.g. http://www.whocc.no/atc, https://www.gs1.org/gtin, http://fhir.de/CodeSystem/ifa/pzn. */
+                system: string;
+                /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
+                code: string;
+                /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
+                displayLanguage?: string;
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirLookupPost: {
+        parameters: {
+            query?: {
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resourceType: "Parameters";
+                    id?: string;
+                    parameter: {
+                        /** @enum {string} */
+                        name: "system" | "code" | "displayLanguage" | "coding";
+                        valueUri?: string;
+                        valueCanonical?: string;
+                        valueCode?: string;
+                        valueString?: string;
+                        valueInteger?: number;
+                        valueBoolean?: boolean;
+                        valueCoding?: {
+                            system?: string;
+                            code?: string;
+                            display?: string;
+                            version?: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirValidateCodeSystem: {
+        parameters: {
+            query: {
+                /** @description The code system URI (same as system). */
+                url?: string;
+                /** @description Code system URI, e.g. http://www.whocc.no/atc, https://www.gs1.org/gtin, http://fhir.de/CodeSystem/ifa/pzn. */
+                system?: string;
+                /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
+                code: string;
+                /** @description A display to check. */
+                display?: string;
+                /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
+                displayLanguage?: string;
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirValidateCodeSystemPost: {
+        parameters: {
+            query?: {
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resourceType: "Parameters";
+                    id?: string;
+                    parameter: {
+                        /** @enum {string} */
+                        name: "url" | "system" | "code" | "display" | "displayLanguage" | "coding";
+                        valueUri?: string;
+                        valueCanonical?: string;
+                        valueCode?: string;
+                        valueString?: string;
+                        valueInteger?: number;
+                        valueBoolean?: boolean;
+                        valueCoding?: {
+                            system?: string;
+                            code?: string;
+                            display?: string;
+                            version?: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirValidateValueSet: {
+        parameters: {
+            query: {
+                /** @description The value set canonical URL. */
+                url: string;
+                /** @description Code system URI, e.g. http://www.whocc.no/atc, https://www.gs1.org/gtin, http://fhir.de/CodeSystem/ifa/pzn. */
+                system: string;
+                /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
+                code: string;
+                /** @description A display to check. */
+                display?: string;
+                /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
+                displayLanguage?: string;
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirValidateValueSetPost: {
+        parameters: {
+            query?: {
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resourceType: "Parameters";
+                    id?: string;
+                    parameter: {
+                        /** @enum {string} */
+                        name: "url" | "system" | "code" | "display" | "displayLanguage" | "coding";
+                        valueUri?: string;
+                        valueCanonical?: string;
+                        valueCode?: string;
+                        valueString?: string;
+                        valueInteger?: number;
+                        valueBoolean?: boolean;
+                        valueCoding?: {
+                            system?: string;
+                            code?: string;
+                            display?: string;
+                            version?: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirTranslate: {
+        parameters: {
+            query: {
+                /** @description Code system URI, e.g. http://www.whocc.no/atc, https://www.gs1.org/gtin, http://fhir.de/CodeSystem/ifa/pzn. */
+                system: string;
+                /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
+                code: string;
+                /** @description Only matches in this code system. */
+                targetsystem?: string;
+                /** @description Alias of targetsystem. */
+                target?: string;
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirTranslatePost: {
+        parameters: {
+            query?: {
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resourceType: "Parameters";
+                    id?: string;
+                    parameter: {
+                        /** @enum {string} */
+                        name: "system" | "code" | "targetsystem" | "target" | "coding";
+                        valueUri?: string;
+                        valueCanonical?: string;
+                        valueCode?: string;
+                        valueString?: string;
+                        valueInteger?: number;
+                        valueBoolean?: boolean;
+                        valueCoding?: {
+                            system?: string;
+                            code?: string;
+                            display?: string;
+                            version?: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirExpand: {
+        parameters: {
+            query: {
+                /** @description The value set canonical URL. */
+                url: string;
+                /** @description Words or a code. */
+                filter?: string;
+                /** @description Codes per page (default 20). */
+                count?: number;
+                /** @description Codes to skip. */
+                offset?: number;
+                /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
+                displayLanguage?: string;
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fhirExpandPost: {
+        parameters: {
+            query?: {
+                /** @description Only JSON is served. */
+                _format?: "json" | "application/fhir+json" | "application/json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resourceType: "Parameters";
+                    id?: string;
+                    parameter: {
+                        /** @enum {string} */
+                        name: "url" | "filter" | "count" | "offset" | "displayLanguage";
+                        valueUri?: string;
+                        valueCanonical?: string;
+                        valueCode?: string;
+                        valueString?: string;
+                        valueInteger?: number;
+                        valueBoolean?: boolean;
+                        valueCoding?: {
+                            system?: string;
+                            code?: string;
+                            display?: string;
+                            version?: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong verb; `allow` lists the accepted ones. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
