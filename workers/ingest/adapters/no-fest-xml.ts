@@ -14,8 +14,8 @@
  * reimbursement clauses, trade goods) is skipped.
  */
 import { FileRejectedError } from './common.ts';
-import { SaxesParser } from 'saxes';
-import { childOf } from './xml-records.ts';
+import type { SaxesParser } from 'saxes';
+import { childOf, recordScanner as scanRecords } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
 
 /** The catalogues read, by entry element. */
@@ -60,66 +60,30 @@ function inner(oppf: XmlElement, name: string): XmlElement | undefined {
   return childOf(oppf, name);
 }
 
-/** Local part of a qualified name: `f:Varenr` → `Varenr`. */
-function localName(qualified: string): string {
-  return qualified.slice(qualified.indexOf(':') + 1);
-}
-
-/**
- * A copy of a text that does not point into the decoded block: V8 keeps substrings of 13+
- * characters as slices of their parent, so a kept id would hold its whole block alive.
- */
-function detached(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, 'utf-8').toString('utf-8');
-}
-
 /** The record path of an element opening under `ancestors` (`Kat…/Oppf…`, or `HentetDato`), or ''. */
 function recordPath(name: string, ancestors: readonly string[]): string {
   const path = ancestors.length === 1 ? name : `${ancestors.at(-1)}/${name}`;
   return ancestors.length <= 2 && (FEST_RECORDS as readonly string[]).includes(path) ? path : '';
 }
 
-/** Hands each closed record (a small tree) to `onRecord`; the scan of one document. */
+/** Hands each closed record (a small tree) to `onRecord` with its record path; the scan of one document. */
 function recordScanner(file: string, onRoot: (attributes: Record<string, string>) => void, onRecord: (path: string, record: XmlElement, line: number) => void): SaxesParser {
-  const parser = new SaxesParser({ position: true });
-  const ancestors: string[] = [];
-  const stack: XmlElement[] = [];
   let path = '';
-  parser.on('error', (error) => {
-    throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
-  });
-  parser.on('opentag', (tag) => {
-    const name = localName(tag.name);
-    const attributes: Record<string, string> = {};
-    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
-    if (ancestors.length === 0) {
+  return scanRecords(file, {
+    onOpen(name, ancestors, attributes) {
+      if (ancestors.length > 0) return;
       if (name !== 'FEST') throw new FileRejectedError(file, 'root element is not <FEST>');
       onRoot(attributes);
-    } else if (stack.length === 0) path = recordPath(name, ancestors);
-    if (stack.length > 0 || path !== '') {
-      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
-      stack.at(-1)?.children.push(element);
-      stack.push(element);
-    }
-    ancestors.push(name);
-  });
-  const addText = (text: string): void => {
-    const current = stack.at(-1);
-    if (current) current.text += text;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    ancestors.pop();
-    const element = stack.pop();
-    if (!element) return;
-    element.text = detached(element.text);
-    if (stack.length === 0) {
+    },
+    startsRecord(name, ancestors) {
+      path = ancestors.length === 0 ? '' : recordPath(name, ancestors);
+      return path !== '';
+    },
+    onRecord(element) {
       onRecord(path, element, element.line);
       path = '';
-    }
+    },
   });
-  return parser;
 }
 
 /**

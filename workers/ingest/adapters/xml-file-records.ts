@@ -5,10 +5,11 @@
  * its decoded text is ever held whole, so an export of hundreds of megabytes (Belgian SAM)
  * reads in flat memory. Elements are named by local name; namespace prefixes are dropped.
  */
-import { SaxesParser } from 'saxes';
+import type { SaxesParser } from 'saxes';
 import { FileRejectedError, decodeWindows1252 } from './common.ts';
 import type { InputFile } from './common.ts';
 import { openInput } from './line-stream.ts';
+import { recordScanner } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
 
 /** Where the records sit: the caller checks the root and says which elements are records. */
@@ -19,50 +20,15 @@ export interface FileRecordSpec {
   isRecord(name: string, ancestors: readonly string[]): boolean;
 }
 
-function localName(qualified: string): string {
-  const colon = qualified.indexOf(':');
-  return colon < 0 ? qualified : qualified.slice(colon + 1);
-}
-
-/** A copy that does not keep the decoded block alive (V8 slices long substrings). */
-function detached(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, 'utf-8').toString('utf-8');
-}
-
 /** A parser that pushes each completed record onto `out`. */
 function recordParser(file: InputFile, spec: FileRecordSpec, out: XmlElement[]): SaxesParser {
-  const parser = new SaxesParser({ position: true });
-  const ancestors: string[] = [];
-  const stack: XmlElement[] = [];
-  parser.on('error', (error) => {
-    throw new FileRejectedError(file.name, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
+  return recordScanner(file.name, {
+    onOpen(name, ancestors, attributes) {
+      if (ancestors.length === 0) spec.onRoot(name, attributes);
+    },
+    startsRecord: (name, ancestors) => ancestors.length > 0 && spec.isRecord(name, ancestors),
+    onRecord: (element) => out.push(element),
   });
-  parser.on('opentag', (tag) => {
-    const name = localName(tag.name);
-    const attributes: Record<string, string> = {};
-    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
-    if (ancestors.length === 0) spec.onRoot(name, attributes);
-    if (stack.length > 0 || (ancestors.length > 0 && spec.isRecord(name, ancestors))) {
-      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
-      stack.at(-1)?.children.push(element);
-      stack.push(element);
-    }
-    ancestors.push(name);
-  });
-  const addText = (text: string): void => {
-    const current = stack.at(-1);
-    if (current) current.text += text;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    ancestors.pop();
-    const element = stack.pop();
-    if (!element) return;
-    element.text = detached(element.text);
-    if (stack.length === 0) out.push(element);
-  });
-  return parser;
 }
 
 /** Single-byte encodings older exports declare (the dm+d lookup file: ISO-8859-1); Windows-1252 decoding serves them all. */

@@ -57,6 +57,57 @@ function localName(qualified: string): string {
   return colon < 0 ? qualified : qualified.slice(colon + 1);
 }
 
+/** What a record scanner asks its caller as elements open and records close. */
+export interface RecordScan {
+  /** Every start tag: local name, open ancestors (root first) and attributes; may throw FileRejectedError. */
+  onOpen?(name: string, ancestors: readonly string[], attributes: Record<string, string>): void;
+  /** True when the element opening here, outside any record, starts a record. */
+  startsRecord(name: string, ancestors: readonly string[]): boolean;
+  /** A record element, closed, as a small tree. */
+  onRecord(element: XmlElement): void;
+}
+
+/**
+ * A saxes parser that builds each record element as a small tree (local names, namespace
+ * declarations kept as written, texts detached from the decoded block) and hands it over as
+ * it closes; XML that is not well-formed rejects the file naming the line. Every reader of a
+ * record-oriented register (in memory, from disk, FEST) scans with it.
+ */
+export function recordScanner(file: string, scan: RecordScan): SaxesParser {
+  const parser = new SaxesParser({ position: true });
+  const ancestors: string[] = [];
+  const stack: XmlElement[] = [];
+  parser.on('error', (error) => {
+    throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
+  });
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    const attributes: Record<string, string> = {};
+    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
+    scan.onOpen?.(name, ancestors, attributes);
+    if (stack.length > 0 || scan.startsRecord(name, ancestors)) {
+      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
+      stack.at(-1)?.children.push(element);
+      stack.push(element);
+    }
+    ancestors.push(name);
+  });
+  const addText = (text: string): void => {
+    const current = stack.at(-1);
+    if (current) current.text += text;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    ancestors.pop();
+    const element = stack.pop();
+    if (!element) return;
+    element.text = detached(element.text);
+    if (stack.length === 0) scan.onRecord(element);
+  });
+  return parser;
+}
+
 /** First child element named `name`, or undefined. */
 export function childOf(element: XmlElement | undefined, name: string): XmlElement | undefined {
   return element?.children.find((c) => c.name === name);
@@ -82,38 +133,14 @@ export function attrOf(element: XmlElement | undefined, name: string): string {
  * whole (FileRejectedError naming the line). Returns the local name of the root element.
  */
 export function streamXmlRecords(file: string, content: Buffer, handlers: XmlRecordHandlers): string {
-  const parser = new SaxesParser({ position: true });
-  const ancestors: string[] = [];
-  const stack: XmlElement[] = [];
   let root = '';
-  parser.on('error', (error) => {
-    throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
-  });
-  parser.on('opentag', (tag) => {
-    const name = localName(tag.name);
-    if (root === '') root = name;
-    const attributes: Record<string, string> = {};
-    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
-    handlers.onOpen?.(name, ancestors, attributes);
-    if (stack.length > 0 || handlers.isRecord(name, ancestors)) {
-      const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
-      stack.at(-1)?.children.push(element);
-      stack.push(element);
-    }
-    ancestors.push(name);
-  });
-  const addText = (text: string): void => {
-    const current = stack.at(-1);
-    if (current) current.text += text;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    ancestors.pop();
-    const element = stack.pop();
-    if (!element) return;
-    element.text = detached(element.text);
-    if (stack.length === 0) handlers.onRecord(element, element.line);
+  const parser = recordScanner(file, {
+    onOpen(name, ancestors, attributes) {
+      if (root === '') root = name;
+      handlers.onOpen?.(name, ancestors, attributes);
+    },
+    startsRecord: (name, ancestors) => handlers.isRecord(name, ancestors),
+    onRecord: (element) => handlers.onRecord(element, element.line),
   });
   const decode = chunkDecoder(file, content);
   for (let offset = 0; offset < content.length; offset += CHUNK_BYTES) {
