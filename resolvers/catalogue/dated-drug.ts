@@ -11,9 +11,9 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../context.ts';
 import type { AsOf } from './as-of.ts';
-import { historyStarts, imagesById, keyOf, keysOfProducts, productVersions, recordsWithCode, versionAt, versionsByKey } from './change-history.ts';
-import type { RecordKey, Version } from './change-history.ts';
-import { datedDrugRow, undatedRecord } from './dated-record.ts';
+import { keyOf, readHistory, versionAt } from './change-history.ts';
+import type { HistoryBundle, RecordKey, Version } from './change-history.ts';
+import { datedDrugRow, readDatedImage, undatedRecord } from './dated-record.ts';
 import type { DatedPackPart, DrugAsOf } from './dated-record.ts';
 import { eventTimes, lists, packStatusAt, productStatusAt, recallsByProduct, spanAt } from './dated-status.ts';
 import type { CodeMatch, Histories, StatusSpan } from './dated-status.ts';
@@ -38,30 +38,20 @@ export function derivedPackId(key: RecordKey): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Row ids of the packs that still exist, by record key. */
-async function currentPackIds(ctx: RequestContext, keys: readonly RecordKey[]): Promise<Map<string, string>> {
-  if (keys.length === 0) return new Map();
-  const { rows } = await ctx.db.query<RecordKey & { id: string }>(
-    `SELECT k.source, k.natural_key AS key, k.id FROM packs k
-       JOIN unnest($1::text[], $2::text[]) AS w(source, key) ON k.source = w.source AND k.natural_key = w.key`,
-    [keys.map((k) => k.source), keys.map((k) => k.key)],
-  );
-  return new Map(rows.map((r) => [keyOf(r), r.id]));
-}
-
-/** Everything the statuses of one product and its packs read, in five indexed queries. */
-async function readHistories(ctx: RequestContext, productId: string, extraPack: RecordKey | null) {
-  const packKeys = await keysOfProducts(ctx.db, 'packs', [productId]);
-  if (extraPack && !packKeys.some((k) => keyOf(k) === keyOf(extraPack))) packKeys.push(extraPack);
-  const packs = await versionsByKey(ctx.db, 'packs', packKeys);
-  const productIds = [...new Set([productId, ...[...packs.values()].flat().map((v) => v.drugId).filter((id): id is string => id !== null)])];
-  const [products, recallKeys] = await Promise.all([productVersions(ctx.db, productIds), keysOfProducts(ctx.db, 'recalls', productIds)]);
-  const recallVersions = await versionsByKey(ctx.db, 'recalls', recallKeys);
-  const sources = [...[...products.values()].flat(), ...[...packs.values()].flat(), ...[...recallVersions.values()].flat()].map((v) => v.source);
-  const starts = await historyStarts(ctx.db, sources);
+/**
+ * The histories the statuses of one product and its packs read, out of a bundle that may
+ * hold more (every product a code ever belonged to): the packs that ever belonged to the
+ * product (and the pack a code matched), every product those packs belonged to, the recalls
+ * naming them.
+ */
+function historiesOf(ctx: RequestContext, bundle: HistoryBundle, productId: string, extraPack: RecordKey | null) {
+  const extra = extraPack ? keyOf(extraPack) : null;
+  const packs = new Map([...bundle.packs].filter(([key, vs]) => key === extra || vs.some((v) => v.drugId === productId)));
+  const productIds = [...new Set([productId, ...productIdsOf([...packs.values()].flat())])];
+  const products = new Map(productIds.filter((id) => bundle.products.has(id)).map((id) => [id, bundle.products.get(id)!]));
   // `_meta.sources[].history_starts` reads the same starts through the loader: no second statement.
-  for (const source of new Set(sources)) ctx.loaders.catalogue.historyStart.prime(source, starts.get(source) ?? null);
-  const h: Histories = { products, recalls: recallsByProduct(recallVersions, productIds), starts };
+  for (const [source, start] of bundle.starts) ctx.loaders.catalogue.historyStart.prime(source, start);
+  const h: Histories = { products, recalls: recallsByProduct(bundle.recalls, productIds), starts: bundle.starts };
   return { h, packs };
 }
 
@@ -85,20 +75,19 @@ function shownVersion(versions: readonly Version[], at: Date, match?: CodeMatch)
  * Builds the record of product `productId` as shown at `recordAt` (the instant asked when it
  * was listed then, else its nearest listed version) with every status taken at `asOf.at`.
  */
-async function assemble(ctx: RequestContext, productId: string, recordAt: Date, asOf: AsOf, matched: Matched | null): Promise<DrugRow | null> {
-  const { h, packs } = await readHistories(ctx, productId, matched?.key ?? null);
+async function assemble(ctx: RequestContext, bundle: HistoryBundle, productId: string, recordAt: Date, asOf: AsOf, matched: Matched | null): Promise<DrugRow | null> {
+  const { h, packs } = historiesOf(ctx, bundle, productId, matched?.key ?? null);
   const versions = h.products.get(productId) ?? [];
   const product = shownVersion(versions, recordAt);
   if (!product) return null;
   const source = product.source;
-  const image = (await imagesById(ctx.db, [product.id])).get(product.id) ?? {};
+  const { image, classes } = await readDatedImage(ctx, product.id);
   const listed = [...packs.entries()].filter(([, vs]) => {
     const v = versionAt(vs, recordAt);
     return lists(v) && v.drugId === productId;
   });
-  const ids = await currentPackIds(ctx, listed.map(([, vs]) => vs[0]!));
   const parts: DatedPackPart[] = listed.map(([key, vs]) => ({
-    id: ids.get(key) ?? derivedPackId(vs[0]!),
+    id: bundle.currentPackIds.get(key) ?? derivedPackId(vs[0]!),
     version: versionAt(vs, recordAt)!,
     span: packSpan(h, vs, asOf.at, matched && keyOf(matched.key) === key ? matched.match : undefined),
   }));
@@ -112,7 +101,7 @@ async function assemble(ctx: RequestContext, productId: string, recordAt: Date, 
     recall: own.recall ?? null, recordedAt: product.at,
   };
   return datedDrugRow(ctx, {
-    id: productId, source, image, packs: parts, matchedPackId: matchedPart?.id ?? null, asOf: block, sources,
+    id: productId, source, image, classes, packs: parts, matchedPackId: matchedPart?.id ?? null, asOf: block, sources,
     meta: { asOf: asOf.at, historyStarts: starts.some((s) => !s) ? null : new Date(Math.max(...starts.map((s) => s!.getTime()))) },
   });
 }
@@ -121,14 +110,17 @@ async function assemble(ctx: RequestContext, productId: string, recordAt: Date, 
 export async function datedDrugById(ctx: RequestContext, id: string, asOf: AsOf): Promise<DrugRow | null> {
   if (!isUuid(id)) return null;
   const wanted = id.toLowerCase();
-  // Today's record (primed, one statement) names the representative; without history it is the answer.
-  const current = await loadRecord(ctx, wanted);
-  const productId = current?.id ?? wanted;
-  const versions = (await productVersions(ctx.db, [productId])).get(productId);
-  if (!versions) return current ? undatedRecord(ctx, current, asOf) : null;
+  const bundle = await readHistory(ctx.db, { productId: wanted });
+  const productId = bundle.productId ?? wanted;
+  const versions = bundle.products.get(productId);
+  if (!versions) {
+    // No recorded history: today's record (primed, one statement) answers, marked as such.
+    const current = await loadRecord(ctx, wanted);
+    return current ? undatedRecord(ctx, current, asOf) : null;
+  }
   const shown = shownVersion(versions, asOf.at);
   const recordAt = shown && lists(versionAt(versions, asOf.at)) ? asOf.at : (shown?.at ?? asOf.at);
-  return assemble(ctx, productId, recordAt, asOf, null);
+  return assemble(ctx, bundle, productId, recordAt, asOf, null);
 }
 
 interface Candidate {
@@ -149,36 +141,22 @@ function compareRanks(a: Array<number | string>, b: Array<number | string>): num
   return 0;
 }
 
-/** Rows of the candidates that are today's representatives (exist and are merged into no other). */
-async function representatives(ctx: RequestContext, candidates: readonly Candidate[]): Promise<Set<string>> {
-  const { rows } = await ctx.db.query<{ t: string; source: string; key: string }>(
-    `SELECT w.t, w.source, w.key FROM unnest($1::text[], $2::text[], $3::text[]) AS w(t, source, key)
-      WHERE (w.t = 'packs' AND EXISTS (SELECT 1 FROM packs k WHERE k.source = w.source AND k.natural_key = w.key AND k.merged_into IS NULL))
-         OR (w.t = 'products' AND EXISTS (SELECT 1 FROM products p WHERE p.source = w.source AND p.natural_key = w.key AND p.merged_into IS NULL))`,
-    [candidates.map((c) => c.table), candidates.map((c) => c.key.source), candidates.map((c) => c.key.key)],
-  );
-  return new Set(rows.map((r) => `${r.t}|${keyOf(r)}`));
-}
-
 /** GET /v1/drugs/lookup?as_of and /v1/packs/{system}/{code}?as_of: the record holding the code then. */
 export async function datedDrugByCode(ctx: RequestContext, system: string, code: string, asOf: AsOf): Promise<DrugRow | null> {
   const match: CodeMatch = { systems: storedSystems(system), code: normaliseLookup(system, code) };
-  const records = await recordsWithCode(ctx.db, match.systems, match.code);
-  if (records.length === 0) {
+  const bundle = await readHistory(ctx.db, match);
+  if (bundle.codeRecords.length === 0) {
     const current = await recordByCode(ctx, system, code);
     return current ? undatedRecord(ctx, current, asOf) : null;
   }
-  const keysOf = (table: 'products' | 'packs') => records.filter((r) => r.table === table);
-  const [packs, products] = await Promise.all([versionsByKey(ctx.db, 'packs', keysOf('packs')), versionsByKey(ctx.db, 'products', keysOf('products'), true)]);
   const candidates: Candidate[] = [];
-  for (const r of records) {
-    const versions = (r.table === 'packs' ? packs : products).get(keyOf(r)) ?? [];
+  for (const r of bundle.codeRecords) {
+    const versions = (r.table === 'packs' ? bundle.packs : bundle.codeProducts).get(keyOf(r)) ?? [];
     const shown = shownVersion(versions, asOf.at, match);
-    if (shown) candidates.push({ table: r.table, key: r, shown, listed: lists(versionAt(versions, asOf.at), match) });
+    if (shown) candidates.push({ table: r.table, key: { source: r.source, key: r.key }, shown, listed: lists(versionAt(versions, asOf.at), match) });
   }
   if (candidates.length === 0) return null;
-  const reps = await representatives(ctx, candidates);
-  const best = candidates.sort((a, b) => compareRanks(rank(a, reps), rank(b, reps)))[0]!;
+  const best = candidates.sort((a, b) => compareRanks(rank(a, bundle.representatives), rank(b, bundle.representatives)))[0]!;
   const recordAt = best.listed ? asOf.at : best.shown.at;
-  return assemble(ctx, best.shown.drugId!, recordAt, asOf, best.table === 'packs' ? { key: best.key, match } : null);
+  return assemble(ctx, bundle, best.shown.drugId!, recordAt, asOf, best.table === 'packs' ? { key: best.key, match } : null);
 }

@@ -16,6 +16,10 @@ import type { ClassRefRow, IdentifierRow, IngredientRow, MonographRow, PackRow, 
 import type { CatalogueReader } from './reader.ts';
 import type { CentralAuthorisation } from './central-authorisation.ts';
 import type { Version } from './change-history.ts';
+import { atcChainNodes, atcChainSql, primeAtcNodes } from './record-rows.ts';
+import { SUBSTANCE_COLUMNS } from './substances.ts';
+import type { SubstanceRow } from './substances.ts';
+import type { NodeRow } from '../classification/atc.ts';
 import type { RecallRef, StatusSpan } from './dated-status.ts';
 
 /** The `as_of` block of a dated record: the instant answered and the record's own status then. */
@@ -66,6 +70,8 @@ export interface DatedDrugParts {
   source: string;
   /** Full product image of the version shown. */
   image: Record<string, unknown>;
+  /** Its classes with today's labels. */
+  classes: ClassRefRow[];
   packs: DatedPackPart[];
   matchedPackId: string | null;
   asOf: DrugAsOf;
@@ -121,6 +127,40 @@ function comparePacks(a: PackRow, b: PackRow): number {
   return a.id < b.id ? -1 : 1;
 }
 
+/** A JSON array field of the image in SQL (an empty array when the image lacks it or holds another type). */
+const imageArray = (field: string) => `CASE jsonb_typeof(c.after -> '${field}') WHEN 'array' THEN c.after -> '${field}' ELSE '[]'::jsonb END`;
+
+/**
+ * The full image of one product version with today's vocabulary it names: the substances of
+ * its ingredients, the labels of its classes, its ATC code's chain. `$1` is the change id.
+ */
+const DATED_IMAGE_SQL = `SELECT c.after AS image,
+    (SELECT json_agg(s) FROM (SELECT ${SUBSTANCE_COLUMNS} FROM substances s
+       WHERE s.unii IN (SELECT e ->> 'unii' FROM jsonb_array_elements(${imageArray('ingredients')}) e)) s) AS substances,
+    (SELECT json_agg(x) FROM (SELECT DISTINCT cl.system, cl.code, cl.label FROM classes cl
+       JOIN jsonb_array_elements(${imageArray('classes')}) e ON cl.system = e ->> 'system' AND cl.code = e ->> 'code') x) AS classes,
+    (SELECT json_agg(n) FROM (${atcChainSql("upper(c.after ->> 'atc_code')")}) n) AS atc
+  FROM changes c WHERE c.id = $1::uuid`;
+
+/** A product version's image and its class labels; the substance and ATC loaders are primed with what it names. */
+export interface DatedImage {
+  image: Json;
+  classes: ClassRefRow[];
+}
+
+/** Reads `DATED_IMAGE_SQL` and primes the request's loaders, so the record's fields cost no further round trip. */
+export async function readDatedImage(ctx: RequestContext, changeId: string): Promise<DatedImage> {
+  const { rows } = await ctx.db.query<{ image: Json | null; substances: SubstanceRow[] | null; classes: ClassRefRow[] | null; atc: NodeRow[] | null }>(
+    DATED_IMAGE_SQL, [changeId], { prepare: true },
+  );
+  const row = rows[0];
+  const image = row?.image ?? {};
+  const substances = new Map((row?.substances ?? []).map((s) => [s.unii, s]));
+  for (const e of list(image.ingredients)) ctx.loaders.catalogue.substance.prime(String(e.unii), substances.get(String(e.unii)) ?? null);
+  primeAtcNodes(ctx, atcChainNodes(text(image.atc_code)?.toUpperCase() ?? null, row?.atc ?? null));
+  return { image, classes: classRows(image, row?.classes ?? []) };
+}
+
 async function ingredientRows(ctx: RequestContext, image: Json): Promise<IngredientRow[]> {
   const entries = list(image.ingredients);
   const substances = await ctx.loaders.catalogue.substance.loadMany(entries.map((e) => String(e.unii)));
@@ -131,14 +171,10 @@ async function ingredientRows(ctx: RequestContext, image: Json): Promise<Ingredi
   });
 }
 
-async function classRows(ctx: RequestContext, image: Json): Promise<ClassRefRow[]> {
+/** The image's classes with today's labels (the code where the class is unknown), once each, by system and code. */
+function classRows(image: Json, labelled: readonly ClassRefRow[]): ClassRefRow[] {
   const refs = list(image.classes).map((c) => ({ system: String(c.system), code: String(c.code) }));
-  if (refs.length === 0) return [];
-  const { rows } = await ctx.db.query<ClassRefRow>(
-    `SELECT c.system, c.code, c.label FROM classes c JOIN unnest($1::text[], $2::text[]) AS r(system, code) ON c.system = r.system AND c.code = r.code`,
-    [refs.map((r) => r.system), refs.map((r) => r.code)],
-  );
-  const labels = new Map(rows.map((r) => [`${r.system}|${r.code}`, r.label]));
+  const labels = new Map(labelled.map((r) => [`${r.system}|${r.code}`, r.label]));
   const unique = new Map(refs.map((r) => [`${r.system}|${r.code}`, { ...r, label: labels.get(`${r.system}|${r.code}`) ?? r.code }]));
   return [...unique.values()].sort((a, b) => (a.system === b.system ? (a.code < b.code ? -1 : 1) : a.system < b.system ? -1 : 1));
 }
@@ -176,7 +212,8 @@ function buildReader(id: string, image: Json, packs: DatedPackRow[], ingredients
 export async function datedDrugRow(ctx: RequestContext, parts: DatedDrugParts): Promise<DrugRow> {
   const { id, image } = parts;
   const packs = parts.packs.map((p) => packRow(p, id)).sort(comparePacks);
-  const [ingredients, classes] = await Promise.all([ingredientRows(ctx, image), classRows(ctx, image)]);
+  const ingredients = await ingredientRows(ctx, image);
+  const classes = parts.classes;
   const rates = parts.packs.map((p) => num(p.version.image?.reimbursement_rate_percent)).filter((r): r is number => r !== null);
   return {
     id, source: parts.source, sources: parts.sources, country: String(image.country),

@@ -61,6 +61,16 @@ interface RecordQueryRow extends ProductRecord {
  */
 const rowsOf = (sql: string) => `(SELECT json_agg(agg_row) FROM (${sql}) agg_row)`;
 
+/** The `atc_nodes` rows of an ATC code (an SQL expression) and of its ancestors. */
+export const atcChainSql = (code: string) => `SELECT ${NODE_COLUMNS} FROM atc_nodes n
+  WHERE n.code = ANY(ARRAY[left(${code}, 1), left(${code}, 3), left(${code}, 4), left(${code}, 5), ${code}])`;
+
+/** The ATC nodes an `atcChainSql` read found, by code, for the code and each ancestor (null where the tree lacks one). */
+export function atcChainNodes(code: string | null, rows: readonly NodeRow[] | null): Map<string, NodeRow | null> {
+  const found = new Map((rows ?? []).map((n) => [n.code, n]));
+  return new Map((code ? [code, ...atcAncestorCodes(code)] : []).map((c) => [c, found.get(c) ?? null]));
+}
+
 /** The representative (`rq.rep`) and its representative pack ids (`rq.packs`); `p` is the representative. */
 const ONE = 'ARRAY[rq.rep]';
 
@@ -78,8 +88,7 @@ const recordStatement = (requested: string) => `SELECT rq.requested, rq.pack_id,
     ${rowsOf(nationalSql(ONE))} AS national,
     ${rowsOf(RECORD_SQL.monographLanguages(ONE))} AS monograph_languages,
     ${rowsOf(RECORD_SQL.productClasses(ONE))} AS classes,
-    ${rowsOf(`SELECT ${NODE_COLUMNS} FROM atc_nodes n
-       WHERE n.code = ANY(ARRAY[left(p.atc_code, 1), left(p.atc_code, 3), left(p.atc_code, 4), left(p.atc_code, 5), p.atc_code])`)} AS atc
+    ${rowsOf(atcChainSql('p.atc_code'))} AS atc
   FROM (SELECT w.requested, w.rep, w.pack_id,
                ARRAY(SELECT coalesce(own.merged_into, own.id) FROM products q JOIN packs own ON own.product_id = q.id
                       WHERE q.id = w.rep OR q.merged_into = w.rep) AS packs
@@ -102,8 +111,6 @@ function byKey<R>(rows: readonly R[], keyOf: (row: R) => string): Map<string, R[
 
 function toRecord(row: RecordQueryRow): DrugRecordRows {
   const drug = toDrug(row);
-  const atcRows = new Map((row.atc ?? []).map((n) => [n.code, n]));
-  const atcCodes = drug.atcCode ? [drug.atcCode, ...atcAncestorCodes(drug.atcCode)] : [];
   return {
     drug,
     matchedPackId: row.pack_id,
@@ -116,7 +123,7 @@ function toRecord(row: RecordQueryRow): DrugRecordRows {
     national: row.national ?? [],
     monographLanguages: (row.monograph_languages ?? []).map((r) => r.lang),
     classes: (row.classes ?? []).map(({ productId: _, ...rest }) => rest),
-    atc: new Map(atcCodes.map((code) => [code, atcRows.get(code) ?? null])),
+    atc: atcChainNodes(drug.atcCode, row.atc),
   };
 }
 
@@ -156,7 +163,12 @@ export function primeRecord(ctx: RequestContext, record: DrugRecordRows): void {
   primeNationalRows(loaders.centralAuthorisation, id, record.national);
   loaders.monographLanguages.prime(id, record.monographLanguages);
   loaders.productClasses.prime(id, record.classes);
-  for (const [code, node] of record.atc) ctx.loaders.atcNode.prime(code, node ? toNode(node) : null);
+  primeAtcNodes(ctx, record.atc);
+}
+
+/** Fills the request's ATC node loader (an ATC chain's nodes, null for codes the tree lacks). */
+export function primeAtcNodes(ctx: RequestContext, nodes: ReadonlyMap<string, NodeRow | null>): void {
+  for (const [code, node] of nodes) ctx.loaders.atcNode.prime(code, node ? toNode(node) : null);
 }
 
 /**

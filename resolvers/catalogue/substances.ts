@@ -31,7 +31,7 @@ export interface MoietyDrugs {
   drugs: DrugRow[];
 }
 
-const SUBSTANCE_COLUMNS = `s.unii, s.name, s.names, s.provisional, s.moiety_unii AS "moietyUnii", s.formula, s.smiles, s.inchikey,
+export const SUBSTANCE_COLUMNS = `s.unii, s.name, s.names, s.provisional, s.moiety_unii AS "moietyUnii", s.formula, s.smiles, s.inchikey,
   s.rxcui, s.atc_codes AS "atcCodes", s.source`;
 
 /** Substances by UNII (or provisional key), in key order. */

@@ -136,6 +136,34 @@ describe('identifier status as of a date (as_of on lookup, packs and drugs/{id})
     expect((await get('/v1/drugs/00000000-0000-4000-8000-000000000000?as_of=2031-04-01')).statusCode).toBe(404);
   });
 
+  it('answers a dated record with history in 3 round trips (quota, the history statement, the image shown), whatever its packs, by code, by id, through MCP', async () => {
+    /** Round trips of the second of two identical requests (the first warms the key and sources caches). */
+    const trips = async (send: () => Promise<{ statusCode: number }>) => {
+      expect((await send()).statusCode).toBe(200);
+      const before = t.db.roundTrips;
+      expect((await send()).statusCode).toBe(200);
+      return t.db.roundTrips - before;
+    };
+    const dolorex = (await lookup('gtin', GTIN.dolorex16)).body.id as string;
+    const febrex = (await lookup('gtin', GTIN.febrex, BETWEEN)).body.id as string;
+    // Three packs, a recall and a renamed product; one pack and a deleted product; a deleted NDC.
+    expect(await trips(() => get(`/v1/drugs/lookup?system=gtin&code=${GTIN.dolorex32}&as_of=${AFTER}`))).toBe(3);
+    expect(await trips(() => get(`/v1/drugs/lookup?system=gtin&code=${GTIN.febrex}&as_of=${AFTER}`))).toBe(3);
+    expect(await trips(() => get(`/v1/packs/ndc11/${NDC.old}?as_of=${AFTER}`))).toBe(3);
+    expect(await trips(() => get(`/v1/drugs/${dolorex}?as_of=${AFTER}`))).toBe(3);
+    expect(await trips(() => get(`/v1/drugs/${febrex}?as_of=${BETWEEN}`))).toBe(3);
+    const tool = (name: string, args: Body) => () => t.app.inject({
+      method: 'POST', url: '/v1/mcp', headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    });
+    expect(await trips(tool('get_drug', { id: dolorex, as_of: AFTER }))).toBe(3);
+    expect(await trips(tool('lookup_pack', { system: 'gtin', code: GTIN.dolorex32, as_of: AFTER }))).toBe(3);
+    const answer = (await tool('lookup_pack', { system: 'gtin', code: GTIN.dolorex32, as_of: AFTER })()).body;
+    expect(answer).toContain('Dolorex forte 500');
+    expect(answer).toContain('recalled');
+    expect(answer).not.toContain('"isError":true');
+  });
+
   it('ETag: a dated answer has its own, and answers 304 to it', async () => {
     const id = (await lookup('gtin', GTIN.dolorex16)).body.id as string;
     const [now, then, other] = await Promise.all([get(`/v1/drugs/${id}`), get(`/v1/drugs/${id}?as_of=${BETWEEN}`), get(`/v1/drugs/${id}?as_of=${AFTER}`)]);
