@@ -1,12 +1,12 @@
 /**
  * The FHIR R4 terminology service through a real HTTP client against the listening server:
- * every answer is checked against the FHIR R4 JSON schema subset (test/helpers/fhir-r4-schema.ts),
+ * every answer is checked by a FHIR R4 validator (test/helpers/fhir-validator.ts),
  * and the values against the seeded registers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { fhirProblems } from '../helpers/fhir-r4-schema.ts';
+import { fhirProblems } from '../helpers/fhir-validator.ts';
 import { CODES, IDS, seedCatalogue } from '../catalogue/fixtures.ts';
 import { completePzn } from '../../resolvers/catalogue/check-digits.ts';
 

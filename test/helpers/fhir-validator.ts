@@ -1,0 +1,16 @@
+/**
+ * FHIR R4 validation of the /fhir answers with the `fhir` package (FHIR.js): each resource
+ * is checked against the R4 structure definitions the package ships (elements and their
+ * types, cardinalities, required bindings' value sets, primitive formats), with unknown
+ * elements refused so a misspelt element fails the test.
+ */
+import { Fhir } from 'fhir';
+
+const fhir = new Fhir();
+
+/** The validator's errors for a resource, as `<location> <message>`; empty when it conforms. */
+export function fhirProblems(resource: unknown): string[] {
+  if (typeof (resource as { resourceType?: unknown } | null)?.resourceType !== 'string') return ['no resourceType'];
+  const { messages } = fhir.validate(resource as object, { errorOnUnexpected: true });
+  return messages.filter((m) => m.severity === 'error').map((m) => `${m.location ?? '/'} ${m.message ?? 'is invalid'}`);
+}
