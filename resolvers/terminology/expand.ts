@@ -10,6 +10,7 @@ import type { RequestContext } from '../context.ts';
 import { searchDrugs } from '../catalogue/search.ts';
 import { languagesOf } from './systems.ts';
 import { parseValueSetUrl } from './value-sets.ts';
+import { requestedVersion, requireCurrentVersion } from './versions.ts';
 
 /** Page bounds of an expansion (the typeahead reads at most offset + count products). */
 export const EXPAND_MAX_COUNT = 100;
@@ -18,6 +19,8 @@ const EXPAND_DEFAULT_COUNT = 20;
 
 export interface ExpandArgs {
   url: string;
+  /** The value set's version: an implicit value set has its code system's. */
+  version?: string | null;
   filter?: string | null;
   count?: number | null;
   offset?: number | null;
@@ -37,6 +40,7 @@ export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Pro
   const offset = bounded('offset', args.offset, 0, EXPAND_MAX_OFFSET);
   const filter = args.filter?.trim();
   if (!filter) throw validationError('Invalid request: $expand needs a filter (words or a code); whole registers are not expanded.', [{ location: 'query', field: 'filter', message: 'is required' }]);
+  await requireCurrentVersion(ctx, spec.system, requestedVersion(args.url, args.version), 'not-found');
   if (spec.system.kind !== 'identifier') throw validationError(`Invalid request: ${spec.system.name} is not expanded; read its hierarchy with CodeSystem/$lookup (parent and child properties).`, [{ location: 'query', field: 'url', message: 'is not expandable' }]);
   const found = await searchDrugs(ctx.db, { q: filter, country: spec.country ?? 'ALL', atc: spec.atc, limit: Math.max(1, offset + count) }, ctx.loaders.catalogue.ingredients);
   const drugs = found.results.slice(offset, offset + count).filter((d) => !spec.marketedOnly || d.marketingStatus === 'active');
