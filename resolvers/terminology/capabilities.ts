@@ -59,7 +59,7 @@ export function terminologyCapabilities(date: Date, sources: SourceStatus[]): Re
     publisher: 'drugref',
     kind: 'instance',
     software: { name: 'drugref' },
-    // An instance's statement names the installation (R4 invariant tcp-1 on kind = instance).
+    // An instance's statement names the installation (R4 invariant tcp-3 on kind = instance).
     implementation: { description: IMPLEMENTATION },
     codeSystem: TERMINOLOGY_SYSTEMS.map((system) => {
       const version = systemVersion(system, sources);
