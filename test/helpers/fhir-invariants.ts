@@ -1,5 +1,5 @@
 /**
- * What the `fhir` package's validator leaves out, checked beside it: the R4 invariants
+ * What the JSON schema and the `fhir` package leave out, checked beside them: the R4 invariants
  * (FHIRPath rules of the structure definitions, expressions as published) of the resources
  * the /fhir service answers, evaluated by the `fhirpath` package with its R4 model, and the
  * JSON format's rule that an element is never empty (no "" string, {} object, [] array or
