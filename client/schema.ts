@@ -918,13 +918,13 @@ export interface paths {
         };
         /**
          * CodeSystem/$lookup: display, designations and properties of a code.
-         * @description ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code is not held.
+         * @description ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code, or the version asked for, is not held.
          */
         get: operations["fhirLookup"];
         put?: never;
         /**
          * CodeSystem/$lookup: display, designations and properties of a code.
-         * @description ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code is not held.
+         * @description ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code, or the version asked for, is not held.
          */
         post: operations["fhirLookupPost"];
         delete?: never;
@@ -942,13 +942,13 @@ export interface paths {
         };
         /**
          * CodeSystem/$validate-code: is the code one of the system, its display, and why not (or why withdrawn).
-         * @description result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display.
+         * @description result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display. A version other than the current one is a 422 OperationOutcome (code-invalid).
          */
         get: operations["fhirValidateCodeSystem"];
         put?: never;
         /**
          * CodeSystem/$validate-code: is the code one of the system, its display, and why not (or why withdrawn).
-         * @description result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display.
+         * @description result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display. A version other than the current one is a 422 OperationOutcome (code-invalid).
          */
         post: operations["fhirValidateCodeSystemPost"];
         delete?: never;
@@ -4917,6 +4917,8 @@ export interface operations {
                 system: string;
                 /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
                 code: string;
+                /** @description The code system version: only its current one, as /fhir/metadata?mode=terminology lists it, is held; any other is refused. */
+                version?: string;
                 /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
                 displayLanguage?: string;
                 /** @description Only JSON is served. */
@@ -5011,7 +5013,7 @@ export interface operations {
                     id?: string;
                     parameter: {
                         /** @enum {string} */
-                        name: "system" | "code" | "displayLanguage" | "coding";
+                        name: "system" | "code" | "version" | "displayLanguage" | "coding";
                         valueUri?: string;
                         valueCanonical?: string;
                         valueCode?: string;
@@ -5103,6 +5105,8 @@ export interface operations {
                 system?: string;
                 /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
                 code: string;
+                /** @description The code system version: only its current one, as /fhir/metadata?mode=terminology lists it, is held; any other is refused. */
+                version?: string;
                 /** @description A display to check. */
                 display?: string;
                 /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
@@ -5199,7 +5203,7 @@ export interface operations {
                     id?: string;
                     parameter: {
                         /** @enum {string} */
-                        name: "url" | "system" | "code" | "display" | "displayLanguage" | "coding";
+                        name: "url" | "system" | "code" | "version" | "display" | "displayLanguage" | "coding";
                         valueUri?: string;
                         valueCanonical?: string;
                         valueCode?: string;
@@ -5291,6 +5295,10 @@ export interface operations {
                 system: string;
                 /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
                 code: string;
+                /** @description The code system version: only its current one, as /fhir/metadata?mode=terminology lists it, is held; any other is refused. */
+                version?: string;
+                /** @description Alias of version (the R4 name). */
+                systemVersion?: string;
                 /** @description A display to check. */
                 display?: string;
                 /** @description Language of the display (BCP 47), e.g. de; the register's own name where it has none in that language. */
@@ -5387,7 +5395,7 @@ export interface operations {
                     id?: string;
                     parameter: {
                         /** @enum {string} */
-                        name: "url" | "system" | "code" | "display" | "displayLanguage" | "coding";
+                        name: "url" | "system" | "code" | "version" | "systemVersion" | "display" | "displayLanguage" | "coding";
                         valueUri?: string;
                         valueCanonical?: string;
                         valueCode?: string;
@@ -5477,6 +5485,8 @@ export interface operations {
                 system: string;
                 /** @description The code, printed forms accepted (dashed NDC, PZN- prefix). */
                 code: string;
+                /** @description The code system version: only its current one, as /fhir/metadata?mode=terminology lists it, is held; any other is refused. */
+                version?: string;
                 /** @description Only matches in this code system. */
                 targetsystem?: string;
                 /** @description Alias of targetsystem. */
@@ -5573,7 +5583,7 @@ export interface operations {
                     id?: string;
                     parameter: {
                         /** @enum {string} */
-                        name: "system" | "code" | "targetsystem" | "target" | "coding";
+                        name: "system" | "code" | "version" | "targetsystem" | "target" | "coding";
                         valueUri?: string;
                         valueCanonical?: string;
                         valueCode?: string;
@@ -5661,6 +5671,10 @@ export interface operations {
             query: {
                 /** @description The value set canonical URL. */
                 url: string;
+                /** @description The value set's version: that of its code system, only the current one is held. */
+                version?: string;
+                /** @description Alias of version (the R4 name). */
+                valueSetVersion?: string;
                 /** @description Words or a code. */
                 filter?: string;
                 /** @description Codes per page (default 20). */
@@ -5761,7 +5775,7 @@ export interface operations {
                     id?: string;
                     parameter: {
                         /** @enum {string} */
-                        name: "url" | "filter" | "count" | "offset" | "displayLanguage";
+                        name: "url" | "version" | "valueSetVersion" | "filter" | "count" | "offset" | "displayLanguage";
                         valueUri?: string;
                         valueCanonical?: string;
                         valueCode?: string;

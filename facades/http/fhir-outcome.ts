@@ -27,16 +27,20 @@ export function isFhirPath(url: string): boolean {
   return path === '/fhir' || path.startsWith('/fhir/');
 }
 
+/** IssueTypes an error may name itself in its `issue_type` field (a code refused as invalid). */
+const OWN_ISSUE_TYPES = new Set(['code-invalid', 'not-found']);
+
 /** The OperationOutcome of an error: its message as diagnostics, its code as a coding. */
 export function operationOutcome(error: ApiError): Record<string, unknown> {
   const body = error.toBody();
+  const own = typeof error.fields.issue_type === 'string' && OWN_ISSUE_TYPES.has(error.fields.issue_type) ? error.fields.issue_type : null;
   // The fields a validation names become the issue's expressions (the elements at fault).
   const fields = Array.isArray(body.details) ? body.details.map((d: { field?: unknown }) => d?.field).filter((f): f is string => typeof f === 'string') : [];
   return {
     resourceType: 'OperationOutcome',
     issue: [{
       severity: error.status >= 500 ? 'fatal' : 'error',
-      code: ISSUE_TYPES[error.code] ?? 'processing',
+      code: own ?? ISSUE_TYPES[error.code] ?? 'processing',
       details: { coding: [{ system: ERROR_CODE_SYSTEM, code: error.code }], text: String(body.message) },
       diagnostics: String(body.message),
       ...(fields.length ? { expression: [...new Set(fields)] } : {}),

@@ -1,7 +1,7 @@
 /**
  * Request mapping of the /fhir terminology operations: the GET query string or a POSTed
  * FHIR `Parameters` resource, both read into one flat argument object (a `coding` part
- * gives system, code and display), plus the JSON Schemas both forms are validated with.
+ * gives system, code, display and version), plus the JSON Schemas both forms are validated with.
  */
 import { validationError } from '../../platform/errors.ts';
 import type { JsonSchema, RouteInput } from './types.ts';
@@ -57,11 +57,12 @@ export function fhirArgs(input: RouteInput): Record<string, unknown> {
   const body = input.body as { parameter?: Array<Record<string, unknown>> } | undefined;
   for (const part of body?.parameter ?? []) {
     const name = String(part.name);
-    const coding = part.valueCoding as { system?: string; code?: string; display?: string } | undefined;
+    const coding = part.valueCoding as { system?: string; code?: string; display?: string; version?: string } | undefined;
     if (coding) {
       if (coding.system) args.system = coding.system;
       if (coding.code) args.code = coding.code;
       if (coding.display) args.display = coding.display;
+      if (coding.version) args.version = coding.version;
       continue;
     }
     const key = VALUE_KEYS.find((k) => part[k] !== undefined);

@@ -53,6 +53,7 @@ const int = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v
 
 const SYSTEM = param('Code system URI, e.g. http://www.whocc.no/atc, https://www.gs1.org/gtin, http://fhir.de/CodeSystem/ifa/pzn.');
 const CODE = param('The code, printed forms accepted (dashed NDC, PZN- prefix).');
+const VERSION = param('The code system version: only its current one, as /fhir/metadata?mode=terminology lists it, is held; any other is refused.');
 const LANGUAGE = param('Language of the display (BCP 47), e.g. de; the register\'s own name where it has none in that language.');
 
 const metadataRoute: RouteDef = {
@@ -78,51 +79,51 @@ export const fhirTerminologyRoutes: RouteDef[] = [
   ...operation({
     id: 'fhirLookup', path: '/fhir/CodeSystem/$lookup',
     summary: 'CodeSystem/$lookup: display, designations and properties of a code.',
-    description: 'ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code is not held.',
-    query: { system: SYSTEM, code: CODE, displayLanguage: LANGUAGE }, extra: ['coding'], required: ['system', 'code'],
-    document: 'query ($system: String!, $code: String!, $displayLanguage: String) { fhirLookup(system: $system, code: $code, displayLanguage: $displayLanguage) }',
-    variables: (a) => ({ system: a.system, code: a.code, displayLanguage: str(a.displayLanguage) }),
+    description: 'ATC (parent, child, level, DDDs), UNII (names, ATC, RxNorm) and every pack or product code drugref holds (status active or withdrawn, country, ATC, drugref id). 404 OperationOutcome when the code, or the version asked for, is not held.',
+    query: { system: SYSTEM, code: CODE, version: VERSION, displayLanguage: LANGUAGE }, extra: ['coding'], required: ['system', 'code'],
+    document: 'query ($system: String!, $code: String!, $version: String, $displayLanguage: String) { fhirLookup(system: $system, code: $code, version: $version, displayLanguage: $displayLanguage) }',
+    variables: (a) => ({ system: a.system, code: a.code, version: str(a.version), displayLanguage: str(a.displayLanguage) }),
     notFound: 'The code in that code system',
     mcp: { name: 'fhir_lookup_code', description: 'FHIR CodeSystem/$lookup: look up a drug code by its FHIR system URI (ATC http://www.whocc.no/atc, GTIN https://www.gs1.org/gtin, NDC http://hl7.org/fhir/sid/ndc, PZN http://fhir.de/CodeSystem/ifa/pzn, RxNorm, UNII, dm+d, CIP ...): display, designations, status (active/withdrawn) and properties.' },
   }),
   ...operation({
     id: 'fhirValidateCodeSystem', path: '/fhir/CodeSystem/$validate-code',
     summary: 'CodeSystem/$validate-code: is the code one of the system, its display, and why not (or why withdrawn).',
-    description: 'result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display.',
-    query: { url: param('The code system URI (same as system).'), system: SYSTEM, code: CODE, display: param('A display to check.'), displayLanguage: LANGUAGE },
+    description: 'result true for any code the registers list, withdrawn ones with a message saying so; false with a message for a malformed or unknown code or a wrong display. A version other than the current one is a 422 OperationOutcome (code-invalid).',
+    query: { url: param('The code system URI (same as system).'), system: SYSTEM, code: CODE, version: VERSION, display: param('A display to check.'), displayLanguage: LANGUAGE },
     extra: ['coding'], required: ['code'],
-    document: 'query ($system: String!, $code: String!, $display: String, $displayLanguage: String) { fhirValidateCode(system: $system, code: $code, display: $display, displayLanguage: $displayLanguage) }',
-    variables: (a) => ({ system: str(a.system) ?? str(a.url) ?? '', code: a.code, display: str(a.display), displayLanguage: str(a.displayLanguage) }),
+    document: 'query ($system: String!, $code: String!, $version: String, $display: String, $displayLanguage: String) { fhirValidateCode(system: $system, code: $code, version: $version, display: $display, displayLanguage: $displayLanguage) }',
+    variables: (a) => ({ system: str(a.system) ?? str(a.url) ?? '', code: a.code, version: str(a.version), display: str(a.display), displayLanguage: str(a.displayLanguage) }),
     mcp: { name: 'fhir_validate_code', description: 'FHIR CodeSystem/$validate-code: check a drug code in a FHIR code system (GTIN, PZN, NDC, ATC ...); result, display, and a message for withdrawn, malformed or unknown codes.' },
   }),
   ...operation({
     id: 'fhirValidateValueSet', path: '/fhir/ValueSet/$validate-code',
     summary: 'ValueSet/$validate-code against an implicit value set (all codes of a system, the marketed codes of a country, the products of an ATC class).',
     description: 'url is <system>?fhir_vs, urn:drugref:valueset:marketed:<country>:<system name> or urn:drugref:valueset:atc:<ATC>:<system name>; withdrawn codes are no members of the marketed sets (result false, message why).',
-    query: { url: param('The value set canonical URL.'), system: SYSTEM, code: CODE, display: param('A display to check.'), displayLanguage: LANGUAGE },
+    query: { url: param('The value set canonical URL.'), system: SYSTEM, code: CODE, version: VERSION, systemVersion: param('Alias of version (the R4 name).'), display: param('A display to check.'), displayLanguage: LANGUAGE },
     extra: ['coding'], required: ['url', 'system', 'code'],
-    document: 'query ($url: String!, $system: String!, $code: String!, $display: String, $displayLanguage: String) { fhirValidateCode(url: $url, system: $system, code: $code, display: $display, displayLanguage: $displayLanguage) }',
-    variables: (a) => ({ url: a.url, system: a.system, code: a.code, display: str(a.display), displayLanguage: str(a.displayLanguage) }),
+    document: 'query ($url: String!, $system: String!, $code: String!, $version: String, $display: String, $displayLanguage: String) { fhirValidateCode(url: $url, system: $system, code: $code, version: $version, display: $display, displayLanguage: $displayLanguage) }',
+    variables: (a) => ({ url: a.url, system: a.system, code: a.code, version: str(a.version) ?? str(a.systemVersion), display: str(a.display), displayLanguage: str(a.displayLanguage) }),
     mcp: { name: 'fhir_validate_value_set_code', description: 'FHIR ValueSet/$validate-code: is a drug code in an implicit value set, e.g. urn:drugref:valueset:marketed:DE:PZN (marketed German PZNs) or urn:drugref:valueset:atc:N02BE:GTIN.' },
   }),
   ...operation({
     id: 'fhirTranslate', path: '/fhir/ConceptMap/$translate',
     summary: 'ConceptMap/$translate: a pack or product code to ATC, RxNorm, UNII, its other codes and the same medicine in other countries.',
     description: 'Each match has an equivalence (equivalent, wider, inexact, relatedto) and its basis as a property: register-atc, active-ingredient, same-record, same-medicine, same-substance or same-atc.',
-    query: { system: SYSTEM, code: CODE, targetsystem: param('Only matches in this code system.'), target: param('Alias of targetsystem.') },
+    query: { system: SYSTEM, code: CODE, version: VERSION, targetsystem: param('Only matches in this code system.'), target: param('Alias of targetsystem.') },
     extra: ['coding'], required: ['system', 'code'],
-    document: 'query ($system: String!, $code: String!, $target: String) { fhirTranslate(system: $system, code: $code, target: $target) }',
-    variables: (a) => ({ system: a.system, code: a.code, target: str(a.targetsystem) ?? str(a.target) }),
+    document: 'query ($system: String!, $code: String!, $version: String, $target: String) { fhirTranslate(system: $system, code: $code, version: $version, target: $target) }',
+    variables: (a) => ({ system: a.system, code: a.code, version: str(a.version), target: str(a.targetsystem) ?? str(a.target) }),
     mcp: { name: 'fhir_translate_code', description: 'FHIR ConceptMap/$translate: map a drug pack/product code (e.g. a GTIN or PZN) to its ATC class, RxNorm, UNII ingredients and the same medicine\'s codes in other countries (targetsystem narrows to one system).' },
   }),
   ...operation({
     id: 'fhirExpand', path: '/fhir/ValueSet/$expand',
     summary: 'ValueSet/$expand with a filter: the drug typeahead as a terminology operation.',
     description: 'url as for ValueSet/$validate-code; filter (words or a code) is required; count up to 100, offset up to 100.',
-    query: { url: param('The value set canonical URL.'), filter: param('Words or a code.'), count: intParam('Codes per page (default 20).', 100), offset: intParam('Codes to skip.', 100), displayLanguage: LANGUAGE },
+    query: { url: param('The value set canonical URL.'), version: param('The value set\'s version: that of its code system, only the current one is held.'), valueSetVersion: param('Alias of version (the R4 name).'), filter: param('Words or a code.'), count: intParam('Codes per page (default 20).', 100), offset: intParam('Codes to skip.', 100), displayLanguage: LANGUAGE },
     required: ['url'],
-    document: 'query ($url: String!, $filter: String, $count: Int, $offset: Int, $displayLanguage: String) { fhirExpand(url: $url, filter: $filter, count: $count, offset: $offset, displayLanguage: $displayLanguage) }',
-    variables: (a) => ({ url: a.url, filter: str(a.filter), count: int(a.count), offset: int(a.offset), displayLanguage: str(a.displayLanguage) }),
+    document: 'query ($url: String!, $version: String, $filter: String, $count: Int, $offset: Int, $displayLanguage: String) { fhirExpand(url: $url, version: $version, filter: $filter, count: $count, offset: $offset, displayLanguage: $displayLanguage) }',
+    variables: (a) => ({ url: a.url, version: str(a.version) ?? str(a.valueSetVersion), filter: str(a.filter), count: int(a.count), offset: int(a.offset), displayLanguage: str(a.displayLanguage) }),
     mcp: { name: 'fhir_expand_value_set', description: 'FHIR ValueSet/$expand: search drug codes of a value set by a text filter, e.g. url urn:drugref:valueset:marketed:CH:GTIN with filter "ibuprofen"; count/offset paging.' },
   }),
 ];

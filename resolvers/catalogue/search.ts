@@ -32,6 +32,11 @@ export interface SearchArgs {
   country: string | null;
   atc: string | null;
   limit: number;
+  /**
+   * Stored identifier systems whose current codes each result should carry (ValueSet/$expand
+   * lists products by their codes): read in the search statement itself, not after it.
+   */
+  codesIn?: string[];
 }
 
 export interface SearchResult {
@@ -39,6 +44,8 @@ export interface SearchResult {
   country: string | null;
   matchedBy: string | null;
   results: DrugRow[];
+  /** With `codesIn`: each result's current codes in those systems (merged rows' included), by product id. */
+  codes?: Map<string, string[]>;
 }
 
 /** What search primes with the ingredients it read: the request's ingredients loader. */
@@ -59,7 +66,7 @@ function labelOf(candidate: CodeCandidate): string {
   return candidate.kind === 'national' ? candidate.system : candidate.kind;
 }
 
-type Row = ProductRecord & { rank: number; ingredients: IngredientRow[] };
+type Row = ProductRecord & { rank: number; ingredients: IngredientRow[]; codes?: string[] };
 
 /** The order of every list: lower-cased name in byte order (indexed by 0840_hot_path.sql), then id. */
 const NAME_KEY = '(lower(p.product_name) COLLATE "C")';
@@ -77,6 +84,14 @@ const DENSE_SHARE = 20;
 const INGREDIENTS = `(SELECT coalesce(json_agg(json_build_object('unii', i.unii, 'name', s.name, 'moietyUnii', s.moiety_unii,
     'strengthValue', i.strength_value::float8, 'strengthUnit', i.strength_unit) ORDER BY i.position), '[]')
    FROM product_ingredients i LEFT JOIN substances s ON s.unii = i.unii WHERE i.product_id = p.id) AS ingredients`;
+
+/**
+ * Each result row's current codes in the systems of `$n` (the rows merged into it too),
+ * product-level codes first: what ValueSet/$expand lists, so it costs no statement of its own.
+ */
+const CODES = (systems: string) => `(SELECT coalesce(json_agg(c.code ORDER BY c.pack_level, c.code), '[]') FROM (
+    SELECT i.code, bool_and(i.pack_id IS NOT NULL) AS pack_level FROM products x JOIN identifiers i ON i.drug_id = x.id
+     WHERE (x.id = p.id OR x.merged_into = p.id) AND i.system = ANY(${systems}::text[]) AND NOT i.previous GROUP BY i.code) c) AS codes`;
 
 /**
  * Positional parameters of one statement. Optional filters become part of the text only
@@ -150,9 +165,10 @@ function substanceTiers(p: { rank: string; filters: string; limit: string; walk:
  * ingredients. `plan_without_workers()` (0840_hot_path.sql) keeps the whole statement off
  * parallel plans, whose workers would start even for tiers the gates skip.
  */
-function finalSelect(limit: string): string {
+function finalSelect(params: Params, limit: string, codesIn: string[] | undefined): string {
+  const codes = codesIn ? `, ${CODES(params.add(codesIn))}` : '';
   return `best AS (SELECT id, min(rank) AS rank, min(k) AS k FROM hits GROUP BY id)
-     SELECT ${PRODUCT_COLUMNS}, b.rank, ${INGREDIENTS}
+     SELECT ${PRODUCT_COLUMNS}, b.rank, ${INGREDIENTS}${codes}
        FROM best b JOIN products p ON p.id = b.id
       WHERE plan_without_workers()
       ORDER BY b.rank, b.k, p.id LIMIT ${limit}`;
@@ -161,7 +177,8 @@ function finalSelect(limit: string): string {
 function toResult(q: string, country: string | null, rows: Row[], label: (row: Row) => string, primer?: IngredientsPrimer): SearchResult {
   for (const r of rows) primer?.prime(r.id, r.ingredients);
   const results = rows.map((r) => ({ ...toDrug(r), matchedBy: label(r) }));
-  return { q, country, matchedBy: results[0]?.matchedBy ?? null, results };
+  const codes = rows.some((r) => r.codes) ? new Map(rows.map((r) => [r.id, r.codes ?? []])) : undefined;
+  return { q, country, matchedBy: results[0]?.matchedBy ?? null, results, ...(codes ? { codes } : {}) };
 }
 
 /** CTE `by_id`: the products (merged rows folded into their representative) holding an identifier that q reads as. */
@@ -209,7 +226,7 @@ function byAtcTier(params: Params, code: string, rank: number, country: string |
  * reading for are in the statement: each combination is its own prepared statement, small
  * to plan, with no branch whose cost depends on a parameter being null.
  */
-async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number): Promise<Row[]> {
+async function searchByCode(db: Queryable, candidates: CodeCandidate[], country: string | null, atc: string | null, limit: number, codesIn?: string[]): Promise<Row[]> {
   const ids = candidates.map((c, rank) => ({ ...c, rank })).filter((c) => c.system !== 'atc');
   const atcRank = candidates.findIndex((c) => c.system === 'atc');
   const substRank = candidates.findIndex((c) => c.system === 'unii' || c.system === 'rxcui');
@@ -244,7 +261,7 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
   const { rows } = await db.query<Row>(
     `WITH ${ctes.join(',\n     ')},
      hits AS (${tiers.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')}),
-     ${finalSelect(lim)}`,
+     ${finalSelect(params, lim, codesIn)}`,
     params.values,
     { prepare: true },
   );
@@ -260,7 +277,7 @@ async function searchByCode(db: Queryable, candidates: CodeCandidate[], country:
  * first found fewer than `limit` rows, the substance tier only when both together did.
  * Without `later`, the first tier alone, through the same final select.
  */
-function nameStatement(q: string, country: string | null, atc: string | null, limit: number, later: boolean): { text: string; values: unknown[] } {
+function nameStatement(q: string, country: string | null, atc: string | null, limit: number, later: boolean, codesIn?: string[]): { text: string; values: unknown[] } {
   const lowered = q.toLowerCase();
   const text = escapeLike(lowered);
   const params = new Params();
@@ -299,7 +316,7 @@ function nameStatement(q: string, country: string | null, atc: string | null, li
   return {
     text: `WITH ${ctes.join(',\n     ')},
      hits AS (${tiers.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')}),
-     ${finalSelect(lim)}`,
+     ${finalSelect(params, lim, codesIn)}`,
     values: params.values,
   };
 }
@@ -313,9 +330,9 @@ function nameStatement(q: string, country: string | null, atc: string | null, li
  * not full, at the cost of one more round trip. After a code search came up empty
  * (`startsFirst` false) the full statement runs alone, so no search costs more than three.
  */
-async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number, startsFirst: boolean): Promise<Row[]> {
+async function searchByName(db: Queryable, q: string, country: string | null, atc: string | null, limit: number, startsFirst: boolean, codesIn?: string[]): Promise<Row[]> {
   const run = async (later: boolean): Promise<Row[]> => {
-    const { text, values } = nameStatement(q, country, atc, limit, later);
+    const { text, values } = nameStatement(q, country, atc, limit, later, codesIn);
     return (await db.query<Row>(text, values, { prepare: true })).rows;
   };
   const starts = startsFirst ? await run(false) : [];
@@ -325,7 +342,7 @@ async function searchByName(db: Queryable, q: string, country: string | null, at
 /**
  * Runs the search: codes first (narrowed only by an explicit country), then names. The
  * rows' ingredients go to `primer` (the request's ingredients loader), so `substance_name`
- * costs no further round trip.
+ * costs no further round trip; with `codesIn` the rows' codes in those systems come along too.
  */
 export async function searchDrugs(db: Queryable, args: SearchArgs, primer?: IngredientsPrimer): Promise<SearchResult> {
   const q = args.q.trim();
@@ -334,10 +351,10 @@ export async function searchDrugs(db: Queryable, args: SearchArgs, primer?: Ingr
   const atc = args.atc ? `${escapeLike(args.atc.trim().toUpperCase())}%` : null;
   const candidates = detectCodes(q);
   if (candidates.length) {
-    const rows = await searchByCode(db, candidates, explicit, atc, args.limit);
+    const rows = await searchByCode(db, candidates, explicit, atc, args.limit, args.codesIn);
     if (rows.length) return toResult(args.q, args.country, rows, (r) => labelOf(candidates[r.rank]!), primer);
   }
   const country = args.country === null ? DEFAULT_SEARCH_COUNTRY : explicit;
-  const rows = await searchByName(db, q, country, atc, args.limit, !candidates.length);
+  const rows = await searchByName(db, q, country, atc, args.limit, !candidates.length, args.codesIn);
   return toResult(args.q, args.country ?? DEFAULT_SEARCH_COUNTRY, rows, (r) => (r.rank === 2 ? 'substance_name' : 'product_name'), primer);
 }

@@ -9,6 +9,8 @@ import type { TerminologySystem } from './systems.ts';
 
 export const FHIR_VERSION = '4.0.1';
 
+const IMPLEMENTATION = 'drugref FHIR R4 terminology service over national drug codes, ATC/DDD, RxNorm and UNII';
+
 /** The operations /fhir serves, by resource type (names as the FHIR R4 operation definitions). */
 export const FHIR_OPERATIONS: Record<string, string[]> = {
   CodeSystem: ['lookup', 'validate-code'],
@@ -34,7 +36,7 @@ export function capabilityStatement(date: Date): Record<string, unknown> {
     kind: 'instance',
     instantiates: ['http://hl7.org/fhir/CapabilityStatement/terminology-server'],
     software: { name: 'drugref' },
-    implementation: { description: 'drugref FHIR R4 terminology service over national drug codes, ATC/DDD, RxNorm and UNII' },
+    implementation: { description: IMPLEMENTATION },
     fhirVersion: FHIR_VERSION,
     format: ['json'],
     rest: [{
@@ -57,6 +59,8 @@ export function terminologyCapabilities(date: Date, sources: SourceStatus[]): Re
     publisher: 'drugref',
     kind: 'instance',
     software: { name: 'drugref' },
+    // An instance's statement names the installation (R4 invariant tcp-3 on kind = instance).
+    implementation: { description: IMPLEMENTATION },
     codeSystem: TERMINOLOGY_SYSTEMS.map((system) => {
       const version = systemVersion(system, sources);
       return {

@@ -11,6 +11,7 @@ import { PRODUCT_COLUMNS, toDrug } from '../catalogue/drug-rows.ts';
 import type { DrugRow, ProductRecord } from '../catalogue/drug-rows.ts';
 import { isValidUnii } from '../catalogue/check-digits.ts';
 import { languagesOf } from './systems.ts';
+import { currentVersion } from './versions.ts';
 import type { TerminologySystem } from './systems.ts';
 
 /** A property of a concept as $lookup lists it (FHIR Parameters `property` part). */
@@ -24,7 +25,7 @@ export interface Concept {
   /** The code as stored (normalised). */
   code: string;
   display: string;
-  /** The source's last confirmed sync, ISO 8601; null before the first sync. */
+  /** The system's version (resolvers/terminology/versions.ts), ISO 8601; null before the first sync. */
   version: string | null;
   /** `active` or `withdrawn` (ATC and UNII concepts are always active). */
   status: string;
@@ -42,11 +43,6 @@ export type ConceptAnswer = { concept: Concept } | { concept: null; problem: str
 const code = (c: string, v: string): ConceptProperty => ({ code: c, value: { valueCode: v } });
 const text = (c: string, v: string): ConceptProperty => ({ code: c, value: { valueString: v } });
 
-async function versionOf(ctx: RequestContext, sourceId: string): Promise<string | null> {
-  const source = await ctx.loaders.source.load(sourceId);
-  return source?.lastSyncedAt ? source.lastSyncedAt.toISOString() : null;
-}
-
 async function atcConcept(ctx: RequestContext, system: TerminologySystem, raw: string): Promise<ConceptAnswer> {
   const wanted = raw.trim().toUpperCase();
   const [node, children] = await Promise.all([ctx.loaders.atcNode.load(wanted), ctx.loaders.atcChildren.load(wanted)]);
@@ -58,7 +54,7 @@ async function atcConcept(ctx: RequestContext, system: TerminologySystem, raw: s
   properties.push(code('status', 'active'));
   return {
     concept: {
-      system, code: node.code, display: node.name, version: await versionOf(ctx, node.source), status: 'active',
+      system, code: node.code, display: node.name, version: await currentVersion(ctx, system), status: 'active',
       designations: [{ language: 'en', value: node.name }], properties,
     },
   };
@@ -74,7 +70,7 @@ async function uniiConcept(ctx: RequestContext, system: TerminologySystem, raw: 
   if (!row) return { concept: null, problem: `${raw} is not a UNII drugref holds.` };
   const designations = Object.entries(row.names ?? {}).filter(([, v]) => typeof v === 'string' && v !== '').map(([language, value]) => ({ language, value }));
   const properties = [code('status', 'active'), ...row.atc_codes.map((a) => code('atc', a)), ...(row.rxcui ? [code('rxnorm', row.rxcui)] : [])];
-  return { concept: { system, code: row.unii, display: row.name, version: null, status: 'active', designations, properties } };
+  return { concept: { system, code: row.unii, display: row.name, version: await currentVersion(ctx, system), status: 'active', designations, properties } };
 }
 
 type IdentifierMatch = ProductRecord & { matched_system: string; matched_code: string; pack_id: string | null; pack_status: string | null; pack_description: string | null };
@@ -110,7 +106,7 @@ async function identifierConcept(ctx: RequestContext, system: TerminologySystem,
   if (drug.doseForm) properties.push(text('dose-form', drug.doseForm));
   if (drug.holder) properties.push(text('holder', drug.holder));
   const concept: Concept = {
-    system, code: row.matched_code, display, version: await versionOf(ctx, drug.source), status,
+    system, code: row.matched_code, display, version: await currentVersion(ctx, system), status,
     designations: [{ language: languagesOf(drug.country)[0] ?? 'en', value: display }], properties, drug, packLevel: row.pack_id !== null,
   };
   return { concept };

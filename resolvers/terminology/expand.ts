@@ -2,7 +2,7 @@
  * ValueSet/$expand: the /v1/drugs typeahead as a terminology operation. The filter runs
  * through `searchDrugs` (same tiers, same statements) restricted to the value set's country
  * and ATC class; each product found is listed under its codes in the value set's system,
- * read for the whole page in one batched statement.
+ * which the search statement returns with the products (no round trip beyond the typeahead's).
  */
 import { randomUUID } from 'node:crypto';
 import { validationError } from '../../platform/errors.ts';
@@ -10,6 +10,7 @@ import type { RequestContext } from '../context.ts';
 import { searchDrugs } from '../catalogue/search.ts';
 import { languagesOf } from './systems.ts';
 import { parseValueSetUrl } from './value-sets.ts';
+import { requestedVersion, requireCurrentVersion } from './versions.ts';
 
 /** Page bounds of an expansion (the typeahead reads at most offset + count products). */
 export const EXPAND_MAX_COUNT = 100;
@@ -18,6 +19,8 @@ const EXPAND_DEFAULT_COUNT = 20;
 
 export interface ExpandArgs {
   url: string;
+  /** The value set's version: an implicit value set has its code system's. */
+  version?: string | null;
   filter?: string | null;
   count?: number | null;
   offset?: number | null;
@@ -37,17 +40,15 @@ export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Pro
   const offset = bounded('offset', args.offset, 0, EXPAND_MAX_OFFSET);
   const filter = args.filter?.trim();
   if (!filter) throw validationError('Invalid request: $expand needs a filter (words or a code); whole registers are not expanded.', [{ location: 'query', field: 'filter', message: 'is required' }]);
+  await requireCurrentVersion(ctx, spec.system, requestedVersion(args.url, args.version), 'not-found');
   if (spec.system.kind !== 'identifier') throw validationError(`Invalid request: ${spec.system.name} is not expanded; read its hierarchy with CodeSystem/$lookup (parent and child properties).`, [{ location: 'query', field: 'url', message: 'is not expandable' }]);
-  const found = await searchDrugs(ctx.db, { q: filter, country: spec.country ?? 'ALL', atc: spec.atc, limit: Math.max(1, offset + count) }, ctx.loaders.catalogue.ingredients);
+  const found = await searchDrugs(ctx.db, {
+    q: filter, country: spec.country ?? 'ALL', atc: spec.atc, limit: Math.max(1, offset + count), codesIn: spec.system.stored,
+  }, ctx.loaders.catalogue.ingredients);
   const drugs = found.results.slice(offset, offset + count).filter((d) => !spec.marketedOnly || d.marketingStatus === 'active');
-  const identifiers = await ctx.loaders.catalogue.identifiers.loadMany(drugs.map((d) => d.id));
-  const stored = new Set(spec.system.stored);
-  const contains = drugs.flatMap((drug, i) => {
-    const rows = identifiers[i];
-    if (!Array.isArray(rows)) return [];
-    const codes = [...new Set(rows.filter((r) => stored.has(r.system) && !r.previous).map((r) => r.code))];
+  const contains = drugs.flatMap((drug) => {
     const language = languagesOf(drug.country)[0] ?? 'en';
-    return codes.map((code) => ({
+    return (found.codes?.get(drug.id) ?? []).map((code) => ({
       system: spec.system.uri, code, display: drug.productName,
       ...(drug.marketingStatus === 'active' ? {} : { inactive: true }),
       designation: [{ language, value: drug.productName }],

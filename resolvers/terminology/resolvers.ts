@@ -5,7 +5,7 @@
  */
 import { validationError } from '../../platform/errors.ts';
 import type { RequestContext } from '../context.ts';
-import { listSources } from '../sources/status.ts';
+import { cachedSourceStatuses } from '../sources/status.ts';
 import { capabilityStatement, terminologyCapabilities } from './capabilities.ts';
 import { readConcept } from './concepts.ts';
 import { expandValueSet } from './expand.ts';
@@ -15,8 +15,9 @@ import { systemOfUri } from './systems.ts';
 import type { TerminologySystem } from './systems.ts';
 import { translateCode } from './translate.ts';
 import { parseValueSetUrl } from './value-sets.ts';
+import { requestedVersion, requireCurrentVersion } from './versions.ts';
 
-interface CodeArgs { system: string; code: string; displayLanguage?: string | null }
+interface CodeArgs { system: string; code: string; version?: string | null; displayLanguage?: string | null }
 
 function servedSystem(uri: string): TerminologySystem {
   const system = systemOfUri(uri);
@@ -25,12 +26,16 @@ function servedSystem(uri: string): TerminologySystem {
 }
 
 async function lookup(ctx: RequestContext, args: CodeArgs) {
-  const answer = await readConcept(ctx, servedSystem(args.system), args.code);
+  const system = servedSystem(args.system);
+  await requireCurrentVersion(ctx, system, requestedVersion(args.system, args.version), 'not-found');
+  const answer = await readConcept(ctx, system, args.code);
   return answer.concept ? lookupParameters(answer.concept, args.displayLanguage) : null;
 }
 
 async function validateInCodeSystem(ctx: RequestContext, args: CodeArgs & { display?: string | null }) {
-  const answer = await readConcept(ctx, servedSystem(args.system), args.code);
+  const system = servedSystem(args.system);
+  await requireCurrentVersion(ctx, system, requestedVersion(args.system, args.version), 'code-invalid');
+  const answer = await readConcept(ctx, system, args.code);
   return validateParameters(answer, { display: args.display, requireActive: false, language: args.displayLanguage });
 }
 
@@ -38,6 +43,7 @@ async function validateInCodeSystem(ctx: RequestContext, args: CodeArgs & { disp
 async function validateInValueSet(ctx: RequestContext, args: CodeArgs & { url: string; display?: string | null }) {
   const spec = parseValueSetUrl(args.url);
   const system = servedSystem(args.system);
+  await requireCurrentVersion(ctx, system, requestedVersion(args.system, args.version), 'code-invalid');
   if (system.uri !== spec.system.uri) return validateParameters({ concept: null, problem: `${args.url} holds ${spec.system.name} codes, not ${system.name} codes.` }, { requireActive: true });
   const answer = await readConcept(ctx, system, args.code);
   const drug = answer.concept?.drug;
@@ -53,11 +59,11 @@ async function validateInValueSet(ctx: RequestContext, args: CodeArgs & { url: s
 export const terminologyResolvers = {
   Query: {
     fhirCapabilities: async (_: unknown, args: { mode?: string | null }, ctx: RequestContext) =>
-      (args.mode === 'terminology' ? terminologyCapabilities(ctx.now(), await listSources(ctx.db, ctx.now())) : capabilityStatement(ctx.now())),
+      (args.mode === 'terminology' ? terminologyCapabilities(ctx.now(), await cachedSourceStatuses(ctx.db, ctx.now())) : capabilityStatement(ctx.now())),
     fhirLookup: (_: unknown, args: CodeArgs, ctx: RequestContext) => lookup(ctx, args),
     fhirValidateCode: (_: unknown, args: CodeArgs & { url?: string | null; display?: string | null }, ctx: RequestContext) =>
       (args.url ? validateInValueSet(ctx, { ...args, url: args.url }) : validateInCodeSystem(ctx, args)),
-    fhirTranslate: (_: unknown, args: { system: string; code: string; target?: string | null }, ctx: RequestContext) => translateCode(ctx, args),
+    fhirTranslate: (_: unknown, args: { system: string; code: string; version?: string | null; target?: string | null }, ctx: RequestContext) => translateCode(ctx, args),
     fhirExpand: (_: unknown, args: ExpandArgs, ctx: RequestContext) => expandValueSet(ctx, args),
   },
 };

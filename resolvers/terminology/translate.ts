@@ -13,6 +13,7 @@ import { readConcept } from './concepts.ts';
 import { parameters } from './parameters.ts';
 import type { Parameter, ParametersResource } from './parameters.ts';
 import { systemOfStored, systemOfUri } from './systems.ts';
+import { requestedVersion, requireCurrentVersion } from './versions.ts';
 import type { TerminologySystem } from './systems.ts';
 
 /** Products of the same medicine listed per country (as /v1/drugs/{id}/equivalents per_country). */
@@ -76,11 +77,12 @@ async function matchesOf(ctx: RequestContext, drug: DrugRow, sourceUri: string, 
 }
 
 /** The $translate answer; `target` narrows the matches to one system. */
-export async function translateCode(ctx: RequestContext, args: { system: string; code: string; target?: string | null }): Promise<ParametersResource> {
+export async function translateCode(ctx: RequestContext, args: { system: string; code: string; version?: string | null; target?: string | null }): Promise<ParametersResource> {
   const system = systemOfUri(args.system);
   const fail = (message: string) => parameters([{ name: 'result', valueBoolean: false }, { name: 'message', valueString: message }]);
   if (!system) return fail(`${args.system} is not a code system drugref serves.`);
   if (system.kind !== 'identifier') return fail(`drugref maps pack and product codes; ${system.name} codes are targets only.`);
+  await requireCurrentVersion(ctx, system, requestedVersion(args.system, args.version), 'not-found');
   const answer = await readConcept(ctx, system, args.code);
   if (!answer.concept) return fail(answer.problem);
   const drug = answer.concept.drug!;

@@ -35,15 +35,28 @@ describe('FHIR terminology: round trips and MCP tools', () => {
   it('looks up a pack code in fewer round trips than the drug record it resolves to', async () => {
     const lookup = await trips(`/fhir/CodeSystem/$lookup?system=${encodeURIComponent(GTIN)}&code=${CODES.brufenGtin}`);
     const record = await trips(`/v1/drugs/${IDS.brufenCh}`);
-    // Quota, then the identifier statement; the source version comes from the sources cache.
+    // Quota, then the identifier statement; the system version comes from the sources cache.
     expect(lookup).toBe(2);
     expect(lookup).toBeLessThanOrEqual(record);
+    const version = (await get('/fhir/metadata?mode=terminology')).json().codeSystem.find((s: { uri: string }) => s.uri === GTIN).version[0].code;
+    const pinned = await trips(`/fhir/CodeSystem/$lookup?system=${encodeURIComponent(GTIN)}&code=${CODES.brufenGtin}&version=${encodeURIComponent(version)}`);
+    expect(pinned).toBeLessThanOrEqual(record);
   });
 
-  it('expands a filter in the typeahead\'s round trips plus one batched read of the page\'s codes', async () => {
+  it('expands a filter in exactly the typeahead\'s round trips: the search statement returns the page\'s codes', async () => {
+    const url = encodeURIComponent('urn:drugref:valueset:marketed:CH:GTIN');
+    // A page the names starting with the filter fill (one search statement) ...
     const typeahead = await trips('/v1/drugs?q=ibuprofen&country=CH&limit=5');
-    const expand = await trips(`/fhir/ValueSet/$expand?url=${encodeURIComponent('urn:drugref:valueset:marketed:CH:GTIN')}&filter=ibuprofen&count=5`);
-    expect(expand).toBe(typeahead + 1);
+    const expand = await trips(`/fhir/ValueSet/$expand?url=${url}&filter=ibuprofen&count=5`);
+    expect(typeahead).toBe(2);
+    expect(expand).toBe(typeahead);
+    // ... and one they do not (the starts-only statement, then the full one).
+    const longTypeahead = await trips('/v1/drugs?q=ibuprofen&country=CH&limit=100');
+    const longExpand = await trips(`/fhir/ValueSet/$expand?url=${url}&filter=ibuprofen&count=100`);
+    expect(longTypeahead).toBe(3);
+    expect(longExpand).toBe(longTypeahead);
+    const codes = (await get(`/fhir/ValueSet/$expand?url=${url}&filter=ibuprofen&count=100`)).json().expansion.contains.map((c: { code: string }) => c.code);
+    expect(codes).toContain(CODES.brufenGtin);
   });
 
   it('offers the operations as MCP tools that answer as the GET routes do', async () => {

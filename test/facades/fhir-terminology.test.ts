@@ -1,12 +1,12 @@
 /**
  * The FHIR R4 terminology service through a real HTTP client against the listening server:
- * every answer is checked against the FHIR R4 JSON schema subset (test/helpers/fhir-r4-schema.ts),
+ * every answer is checked by a FHIR R4 validator (test/helpers/fhir-validator.ts),
  * and the values against the seeded registers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { fhirProblems } from '../helpers/fhir-r4-schema.ts';
+import { fhirProblems } from '../helpers/fhir-validator.ts';
 import { CODES, IDS, seedCatalogue } from '../catalogue/fixtures.ts';
 import { completePzn } from '../../resolvers/catalogue/check-digits.ts';
 
@@ -111,6 +111,31 @@ describe('FHIR terminology service (/fhir)', () => {
     const anonymous = await call('/fhir/metadata', { auth: false });
     expect(anonymous.status).toBe(401);
     expect((anonymous.body.issue as Array<{ code: string }>)[0]!.code).toBe('login');
+  });
+
+  it('accepts the current version of a system and refuses any other: 404 not-found for $lookup, $translate and $expand, 422 code-invalid for $validate-code', async () => {
+    const terminology = await call('/fhir/metadata?mode=terminology');
+    const systems = terminology.body.codeSystem as Array<{ uri: string; version: Array<{ code?: string }> }>;
+    const current = systems.find((s) => s.uri === PZN)!.version[0]!.code!;
+    const lookup = await get('CodeSystem/$lookup', { system: PZN, code: CODES.ibuflamPzn, version: current });
+    expect(lookup.status).toBe(200);
+    expect(value(lookup.body, 'version')).toBe(current);
+    const piped = await get('CodeSystem/$lookup', { system: `${PZN}|${current}`, code: CODES.ibuflamPzn });
+    expect(piped.status).toBe(200);
+    const old = '2001-01-01T00:00:00.000Z';
+    const notFound = (r: { status: number; body: Resource }) => [r.status, (r.body.issue as Array<{ code: string }> | undefined)?.[0]?.code];
+    expect(notFound(await get('CodeSystem/$lookup', { system: PZN, code: CODES.ibuflamPzn, version: old }))).toEqual([404, 'not-found']);
+    expect(notFound(await get('CodeSystem/$lookup', { system: `${PZN}|${old}`, code: CODES.ibuflamPzn }))).toEqual([404, 'not-found']);
+    expect(notFound(await get('ConceptMap/$translate', { system: PZN, code: CODES.ibuflamPzn, version: old }))).toEqual([404, 'not-found']);
+    expect(notFound(await get('ValueSet/$expand', { url: `${PZN}?fhir_vs`, filter: 'ibu', version: old }))).toEqual([404, 'not-found']);
+    expect(notFound(await get('ValueSet/$expand', { url: `${PZN}?fhir_vs`, filter: 'ibu', valueSetVersion: current }))).toEqual([200, undefined]);
+    expect(notFound(await get('CodeSystem/$validate-code', { system: PZN, code: CODES.ibuflamPzn, version: old }))).toEqual([422, 'code-invalid']);
+    expect(notFound(await get('ValueSet/$validate-code', { url: `${PZN}?fhir_vs`, system: PZN, code: CODES.ibuflamPzn, systemVersion: old }))).toEqual([422, 'code-invalid']);
+    const posted = await call('/fhir/CodeSystem/$validate-code', { method: 'POST', body: { resourceType: 'Parameters', parameter: [
+      { name: 'coding', valueCoding: { system: PZN, code: CODES.ibuflamPzn, version: current } }] } });
+    expect(value(posted.body, 'result')).toBe(true);
+    // Italy's register has never synced: no version of its systems is held.
+    expect(notFound(await get('CodeSystem/$lookup', { system: 'urn:drugref:identifier:aic', code: '012345678', version: old }))).toEqual([404, 'not-found']);
   });
 
   it('validates codes: result and display, a withdrawn code valid in its system with a message, no member of the marketed set', async () => {
