@@ -6,7 +6,8 @@
  *   (autocannon, bench/load.ts) in another, pinned to another CPU where taskset exists.
  * - For each scenario the route's statements are recorded from one request (after a
  *   warm-up) and the baseline replays exactly them with the route's response bytes; the
- *   public GraphQL nested query is also run against PostGraphile over the same tables.
+ *   public GraphQL nested query, the lookup and the drug record are also run against
+ *   PostGraphile over the same tables (the record's answers checked equal first).
  * - Every figure is printed as a ratio to its baseline or peer, with p50/p99 and SQL round
  *   trips per request counted by the server's database module during the load.
  *
@@ -114,7 +115,7 @@ async function plans(url: string, statements: RecordedStatement[]): Promise<Arra
 }
 
 /** Counts of a nested GraphQL answer: drugs, ingredients, ATC nodes, packs, prices. */
-function volume(body: Buffer): string {
+function nestedVolume(body: Buffer): string {
   const text = body.toString();
   const count = (re: RegExp) => (text.match(re) ?? []).length;
   const drugs = count(/"productName"/g);
@@ -122,12 +123,14 @@ function volume(body: Buffer): string {
 }
 
 async function peer(s: Servers, scenario: Scenario, drugref: Response): Promise<ScenarioResult['peer']> {
-  const probe = { ...scenario, path: '/graphql' };
+  const probe: Scenario = { ...scenario, method: 'POST', path: '/graphql', body: scenario.postgraphile };
   const answer = await send(`${s.postgraphile.url}/graphql`, probe, null, scenario.postgraphile);
   if (answer.status !== 200 || answer.body.toString().includes('"errors"')) throw new Error(`PostGraphile: ${answer.body.toString().slice(0, 400)}`);
+  scenario.sameAnswer?.(JSON.parse(drugref.body.toString()), JSON.parse(answer.body.toString()));
   for (let i = 0; i < WARM_UP; i += 1) await send(`${s.postgraphile.url}/graphql`, probe, null, scenario.postgraphile);
   const result = await loadRun(s, `${s.postgraphile.url}/graphql`, probe, null, scenario.postgraphile);
-  return { ...result, name: 'PostGraphile 4', bytes: answer.body.length, volume: volume(answer.body), drugrefVolume: volume(drugref.body) };
+  const [volume, drugrefVolume] = scenario.sameAnswer ? ['the same record', 'checked equal'] : [nestedVolume(answer.body), nestedVolume(drugref.body)];
+  return { ...result, name: 'PostGraphile 4', bytes: answer.body.length, volume, drugrefVolume };
 }
 
 /**
@@ -146,7 +149,8 @@ async function measured(child: Child, name: string, load: () => Promise<LoadResu
 }
 
 async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): Promise<ScenarioResult> {
-  const scenario = { ...template, path: template.path.replace('{drugId}', db.drugId).replace('{gtin}', db.gtin) };
+  const fill = (text: string) => text.replace('{drugId}', db.drugId).replace('{gtin}', db.gtin);
+  const scenario = { ...template, path: fill(template.path), ...(template.postgraphile ? { postgraphile: JSON.parse(fill(JSON.stringify(template.postgraphile))) } : {}) };
   const { statements, response } = await record(s, scenario, db.key);
   const waves = toWaves(statements);
   await s.baseline.request({

@@ -1,10 +1,12 @@
 /**
  * What the benchmark measures: each scenario is one HTTP request shape sent repeatedly by
  * the load generator. Every scenario is compared with the same-SQL baseline (the statements
- * its route ran, replayed by a bare Fastify handler); the public GraphQL nested query is
- * also compared with PostGraphile serving the same tables. `{drugId}` and `{gtin}` are
+ * its route ran, replayed by a bare Fastify handler); the public GraphQL nested query, the
+ * lookup and the drug record are also compared with PostGraphile serving the same tables. `{drugId}` and `{gtin}` are
  * filled with a Swiss demo product and one of its packs (present in both catalogues).
  */
+import { RECORD_BY_GTIN, RECORD_BY_ID, sameRecord } from './record-peer.ts';
+
 export interface Scenario {
   name: string;
   method: 'GET' | 'POST';
@@ -12,8 +14,10 @@ export interface Scenario {
   body?: unknown;
   /** Show the query plans of its catalogue statements (EXPLAIN ANALYZE) in the report. */
   explain?: boolean;
-  /** The same data from PostGraphile: its request body (POST /graphql). */
+  /** The same data from PostGraphile: its request body (POST /graphql; `{drugId}` and `{gtin}` are filled in too). */
   postgraphile?: unknown;
+  /** Throws unless both answers hold the same data (checked before the load); without it, their volumes are printed. */
+  sameAnswer?: (drugref: any, postgraphile: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /** Fields of the nested query: 50 drugs with ingredients (substance name, moiety), ATC chain and packs with prices. */
@@ -37,8 +41,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'typeahead by name (ibuprofen, CH)', method: 'GET', path: '/v1/drugs?q=ibuprofen&country=CH&limit=20', explain: true },
   { name: 'typeahead by code (ATC C09AA05)', method: 'GET', path: '/v1/drugs?q=C09AA05&country=ALL&limit=20', explain: true },
   { name: 'typeahead by code (GTIN)', method: 'GET', path: '/v1/drugs?q={gtin}&country=ALL&limit=20', explain: true },
-  { name: 'lookup by GTIN', method: 'GET', path: '/v1/drugs/lookup?system=gtin&code={gtin}' },
-  { name: 'drug record', method: 'GET', path: '/v1/drugs/{drugId}' },
+  { name: 'lookup by GTIN', method: 'GET', path: '/v1/drugs/lookup?system=gtin&code={gtin}', postgraphile: RECORD_BY_GTIN, sameAnswer: sameRecord },
+  { name: 'drug record', method: 'GET', path: '/v1/drugs/{drugId}', postgraphile: RECORD_BY_ID, sameAnswer: sameRecord },
   { name: 'change feed page', method: 'GET', path: '/v1/changes?limit=100' },
   {
     name: 'public GraphQL: atc',
