@@ -40,7 +40,7 @@ export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Pro
   const offset = bounded('offset', args.offset, 0, EXPAND_MAX_OFFSET);
   const filter = args.filter?.trim();
   if (!filter) throw validationError('Invalid request: $expand needs a filter (words or a code); whole registers are not expanded.', [{ location: 'query', field: 'filter', message: 'is required' }]);
-  await requireCurrentVersion(ctx, spec.system, requestedVersion(args.url, args.version), 'not-found');
+  const version = await requireCurrentVersion(ctx, spec.system, requestedVersion(args.url, args.version), 'not-found');
   if (spec.system.kind !== 'identifier') throw validationError(`Invalid request: ${spec.system.name} is not expanded; read its hierarchy with CodeSystem/$lookup (parent and child properties).`, [{ location: 'query', field: 'url', message: 'is not expandable' }]);
   const found = await searchDrugs(ctx.db, {
     q: filter, country: spec.country ?? 'ALL', atc: spec.atc, limit: Math.max(1, offset + count), codesIn: spec.system.stored,
@@ -57,6 +57,8 @@ export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Pro
   return {
     resourceType: 'ValueSet',
     url: spec.url,
+    // An implicit value set is versioned with its code system.
+    ...(version ? { version } : {}),
     status: 'active',
     expansion: {
       identifier: `urn:uuid:${randomUUID()}`,

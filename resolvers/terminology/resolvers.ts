@@ -43,6 +43,8 @@ async function validateInCodeSystem(ctx: RequestContext, args: CodeArgs & { disp
 async function validateInValueSet(ctx: RequestContext, args: CodeArgs & { url: string; display?: string | null }) {
   const spec = parseValueSetUrl(args.url);
   const system = servedSystem(args.system);
+  // A value set version (`url|version`) is its code system's: another is a value set drugref does not hold.
+  await requireCurrentVersion(ctx, spec.system, requestedVersion(args.url, null), 'not-found');
   await requireCurrentVersion(ctx, system, requestedVersion(args.system, args.version), 'code-invalid');
   if (system.uri !== spec.system.uri) return validateParameters({ concept: null, problem: `${args.url} holds ${spec.system.name} codes, not ${system.name} codes.` }, { requireActive: true });
   const answer = await readConcept(ctx, system, args.code);

@@ -34,11 +34,13 @@ function sameVersion(asked: string, current: string): boolean {
   return Number.isFinite(a) && a === Date.parse(current);
 }
 
-/** Throws the operation's refusal when `asked` names a version other than the system's current one. */
-export async function requireCurrentVersion(ctx: RequestContext, system: TerminologySystem, asked: string | null, refusal: VersionRefusal): Promise<void> {
-  if (!asked) return;
+/**
+ * The system's current version (null before its first sync); throws the operation's refusal
+ * when `asked` names another.
+ */
+export async function requireCurrentVersion(ctx: RequestContext, system: TerminologySystem, asked: string | null, refusal: VersionRefusal): Promise<string | null> {
   const current = await currentVersion(ctx, system);
-  if (current && sameVersion(asked, current)) return;
+  if (!asked || (current && sameVersion(asked, current))) return current;
   const held = current ? `only its current version ${current}` : 'no version of it yet (its registers have not synced)';
   const message = `${system.name} version ${asked} is not held: drugref serves ${held} (see /fhir/metadata?mode=terminology).`;
   if (refusal === 'not-found') throw new ApiError('not_found', message);

@@ -131,6 +131,10 @@ describe('FHIR terminology service (/fhir)', () => {
     expect(notFound(await get('ValueSet/$expand', { url: `${PZN}?fhir_vs`, filter: 'ibu', valueSetVersion: current }))).toEqual([200, undefined]);
     expect(notFound(await get('CodeSystem/$validate-code', { system: PZN, code: CODES.ibuflamPzn, version: old }))).toEqual([422, 'code-invalid']);
     expect(notFound(await get('ValueSet/$validate-code', { url: `${PZN}?fhir_vs`, system: PZN, code: CODES.ibuflamPzn, systemVersion: old }))).toEqual([422, 'code-invalid']);
+    // A value set is versioned with its code system: another version of it is not held, the current one answers.
+    expect(notFound(await get('ValueSet/$validate-code', { url: `${PZN}?fhir_vs|${old}`, system: PZN, code: CODES.ibuflamPzn }))).toEqual([404, 'not-found']);
+    expect(notFound(await get('ValueSet/$validate-code', { url: `${PZN}?fhir_vs|${current}`, system: PZN, code: CODES.ibuflamPzn }))).toEqual([200, undefined]);
+    expect((await get('ValueSet/$expand', { url: `${PZN}?fhir_vs`, filter: 'ibu' })).body.version).toBe(current);
     const posted = await call('/fhir/CodeSystem/$validate-code', { method: 'POST', body: { resourceType: 'Parameters', parameter: [
       { name: 'coding', valueCoding: { system: PZN, code: CODES.ibuflamPzn, version: current } }] } });
     expect(value(posted.body, 'result')).toBe(true);
