@@ -134,7 +134,7 @@ const imageArray = (field: string) => `CASE jsonb_typeof(c.after -> '${field}') 
  * The full image of one product version with today's vocabulary it names: the substances of
  * its ingredients, the labels of its classes, its ATC code's chain. `$1` is the change id.
  */
-const DATED_IMAGE_SQL = `SELECT c.after AS image,
+export const DATED_IMAGE_SQL = `SELECT c.after AS image,
     (SELECT json_agg(s) FROM (SELECT ${SUBSTANCE_COLUMNS} FROM substances s
        WHERE s.unii IN (SELECT e ->> 'unii' FROM jsonb_array_elements(${imageArray('ingredients')}) e)) s) AS substances,
     (SELECT json_agg(x) FROM (SELECT DISTINCT cl.system, cl.code, cl.label FROM classes cl
