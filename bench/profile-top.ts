@@ -12,7 +12,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -43,7 +43,7 @@ function groupOf(url: string): string {
   return parts.length > 1 ? `${m[1]}/${parts[0]}` : m[1]!;
 }
 
-function selfTimes(profile: Profile): { byFunction: Map<string, number>; byGroup: Map<string, number>; total: number } {
+export function selfTimes(profile: Profile): { byFunction: Map<string, number>; byGroup: Map<string, number>; total: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   let total = 0;
@@ -68,7 +68,19 @@ function top(map: Map<string, number>, n: number, total: number): string[] {
   return [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 }
 
-const [file, n = '40'] = process.argv.slice(2);
-if (!file) throw new Error('usage: bench/profile-top.ts <file.cpuprofile> [N]');
-const { byFunction, byGroup, total } = selfTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
-process.stdout.write(`total ${(total / 1000).toFixed(0)} ms\n\nby package or folder:\n${top(byGroup, 30, total).join('\n')}\n\nby function (self):\n${top(byFunction, Number(n), total).join('\n')}\n`);
+/**
+ * CPU µs per request by package or folder of a profile taken over `requests` requests: the
+ * time the process was not idle, so the columns add up to the pipeline's cost on the CPU.
+ */
+export function perRequest(file: string, requests: number): Map<string, number> {
+  const { byGroup } = selfTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  byGroup.delete('(idle)');
+  return new Map([...byGroup].map(([group, us]) => [group, us / Math.max(requests, 1)]));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [file, n = '40'] = process.argv.slice(2);
+  if (!file) throw new Error('usage: bench/profile-top.ts <file.cpuprofile> [N]');
+  const { byFunction, byGroup, total } = selfTimes(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  process.stdout.write(`total ${(total / 1000).toFixed(0)} ms\n\nby package or folder:\n${top(byGroup, 30, total).join('\n')}\n\nby function (self):\n${top(byFunction, Number(n), total).join('\n')}\n`);
+}

@@ -31,6 +31,7 @@ import type { BenchDatabase } from './database.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 import { cpuPlan, startChild } from './processes.ts';
 import type { Child } from './processes.ts';
+import { perRequest } from './profile-top.ts';
 import { roundTripsOf, toWaves } from './replay.ts';
 import { formatPlans, formatRun, saveRun, writeDocs } from './report.ts';
 import type { RunResult, ScenarioResult } from './report.ts';
@@ -138,14 +139,23 @@ async function peer(s: Servers, scenario: Scenario, drugref: Response): Promise<
  * pipeline's own cost, which machine load barely changes, unlike req/s); under the CPU
  * profiler when `--profile` is given.
  */
-async function measured(child: Child, name: string, load: () => Promise<LoadResult>): Promise<LoadResult & { cpuUs: number }> {
+async function measured(child: Child, name: string, load: () => Promise<LoadResult>): Promise<LoadResult & { cpuUs: number; profile?: Map<string, number> }> {
   const cpu = async () => (await child.request<{ cpuUs: number }>({ type: 'cpu' })).cpuUs;
   if (args.profile) await child.request({ type: 'profileStart' });
   const before = await cpu();
   const result = await load();
   const spent = (await cpu()) - before;
-  if (args.profile) await child.request({ type: 'profileStop', file: join(args.profile, `${name.replace(/[^a-z0-9.]+/gi, '-')}.cpuprofile`) });
-  return { ...result, cpuUs: result.requests > 0 ? Math.round(spent / result.requests) : Number.NaN };
+  const file = args.profile ? join(args.profile, `${name.replace(/[^a-z0-9.]+/gi, '-')}.cpuprofile`) : null;
+  if (file) await child.request({ type: 'profileStop', file });
+  return { ...result, cpuUs: result.requests > 0 ? Math.round(spent / result.requests) : Number.NaN, ...(file ? { profile: perRequest(file, result.requests) } : {}) };
+}
+
+/** Where drugref's CPU per request goes beyond the baseline's, by package or folder (--profile), largest first. */
+function profileGap(drugref: Map<string, number>, baseline: Map<string, number>): string {
+  const groups = new Set([...drugref.keys(), ...baseline.keys()]);
+  const gaps = [...groups].map((g) => [g, (drugref.get(g) ?? 0) - (baseline.get(g) ?? 0)] as const).filter(([, us]) => Math.abs(us) >= 2);
+  const total = [...drugref.values()].reduce((a, b) => a + b, 0) - [...baseline.values()].reduce((a, b) => a + b, 0);
+  return `profiled CPU above the baseline ${Math.round(total)} µs/request: ${gaps.sort((a, b) => b[1] - a[1]).map(([g, us]) => `${g} ${us > 0 ? '+' : ''}${Math.round(us)}`).join(', ')}`;
 }
 
 async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): Promise<ScenarioResult> {
@@ -170,6 +180,7 @@ async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): P
   };
   if (scenario.postgraphile) result.peer = await peer(s, scenario, response);
   if (scenario.explain && CATALOGUE === 'large') result.plans = await plans(db.url, statements);
+  if (route.profile && baseline.profile) log(`${scenario.name}: ${profileGap(route.profile, baseline.profile)}`);
   log(`${scenario.name}: ${route.rps} req/s vs baseline ${baseline.rps} (${(route.rps / Math.max(baseline.rps, 1)).toFixed(2)}), server CPU ${route.cpuUs} vs ${baseline.cpuUs} µs/request, ${result.roundTrips} round trips/request (recorded ${result.recorded})`);
   return result;
 }
