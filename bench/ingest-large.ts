@@ -7,7 +7,8 @@
  * (default; N products, default 100 000, 2 packages each: the real directory has about 110 000
  * products and 250 000 packages) or `gb-dmd` (N AMPs, default 150 000, with about 25 000 VMPs
  * and 180 000 AMPPs: bench/dmd-release.ts) or `us-openfda-ndc` (N records, default 130 000, with 2
- * packages each: bench/openfda-release.ts). Then runs the real CLI in a child process under GNU
+ * packages each: bench/openfda-release.ts) or `us-rxnorm` (N drugs, default 80 000, with about 6 NDCs
+ * each in 3 M RXNSAT lines: bench/rxnorm-release.ts). Then runs the real CLI in a child process under GNU
  * time twice: the first ingest inserts everything, the second finds nothing changed. Prints wall
  * seconds, CPU seconds, the child's peak RSS and the records the adapter read and kept per file.
  * Without --database-url it uses a fresh embedded database. `--keep DIR` writes the release into
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeDmdRelease } from './dmd-release.ts';
 import { writeOpenFdaDownload } from './openfda-release.ts';
+import { writeRxnormRelease } from './rxnorm-release.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,7 +68,11 @@ function* packages(n: number): Generator<string> {
 }
 
 /** A generated release: the adapter that reads it, its files and what it holds. */
-interface Release { adapter: string; files: string[]; label: string }
+interface Release {
+  adapter: string; files: string[]; label: string;
+  /** Extra `drugref ingest` options the release needs. */
+  options?: string[];
+}
 
 const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: number): Promise<Release> }>> = {
   'fda-ndc': {
@@ -92,12 +98,19 @@ const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: num
       return { adapter: 'us-openfda-ndc', files: [path], label: `openFDA drug/ndc download: ${n} records, ${2 * n} packages` };
     },
   },
+  'us-rxnorm': {
+    size: 80_000,
+    async write(dir, n) {
+      // The skipped-rows guard counts the lines out of scope (other sources, other attributes: 83 %) as malformed.
+      return { adapter: 'us-rxnorm', files: await writeRxnormRelease(dir, n), label: `RxNorm release: ${n} drugs, about ${6 * n} RxNorm NDCs`, options: ['--allow-shrink'] };
+    },
+  },
 };
 
 /** Runs the CLI under GNU time; returns wall and CPU seconds, the peak RSS in MiB and the CLI's per-file lines. */
 function timedIngest(env: NodeJS.ProcessEnv, cli: string, release: Release): { wall: number; cpu: number; rssMiB: number; files: string[] } {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, cli, 'ingest', release.adapter, ...release.files], {
+  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, cli, 'ingest', release.adapter, ...(release.options ?? []), ...release.files], {
     env, cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
   });
   const wall = (performance.now() - started) / 1000;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFdaDownload, writeOpenFdaDownload } from '../../../bench/openfda-release.ts';
+import { uniiCheckCharacter } from '../../../resolvers/catalogue/check-digits.ts';
 import type { Database } from '../../../platform/db.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { forEachArrayElement, jsonBlockArrayElements } from '../../../workers/ingest/adapters/json-stream.ts';
@@ -108,6 +109,32 @@ describe('us-openfda-ndc streamed', () => {
       expect(expected.snapshot.substances!.some((s) => !s.unii.startsWith('name:'))).toBe(true);
       expect(await collect(await openOpenFdaNdc([fileInput(path, NAME)], { asOf }))).toEqual(expected);
     }
+  });
+
+  it('names and classes substances as the parser does when records that wait on the file precede those that settle alone', async () => {
+    const u = (body: string): string => `${body}${uniiCheckCharacter(body)}`;
+    const [u1, u2] = [u('UNIIAAAA0'), u('UNIIBBBB0')];
+    const record = (i: number, names: string[], uniis: string[], classes: string[]) => ({
+      product_ndc: `0904-${1000 + i}`, product_id: `p${i}`, brand_name: `Brand ${i}`, packaging: [],
+      active_ingredients: names.map((name) => ({ name, strength: '1 mg/1' })), openfda: { unii: uniis, pharm_class_epc: classes },
+    });
+    const results = [
+      // Waits (two ingredients): X pairs with u1 only through the record at the end.
+      record(0, ['X', 'Y'], [u1, u2], []),
+      // Waits (one ingredient, two UNIIs); its class is met before the ones that settle alone.
+      record(1, ['X'], [u1, u2], ['Analgesic [EPC]']),
+      // Settle alone: Z also names u1, but after X did.
+      record(2, ['Z'], [u1], ['Stimulant [EPC]', 'Analgesic [EPC]']),
+      record(3, ['X'], [u1], []),
+      record(4, ['Y'], [u2], []),
+    ];
+    const bytes = Buffer.from(JSON.stringify({ results }, null, 2));
+    const expected = parseOpenFdaNdc([{ name: NAME, content: bytes }], { asOf });
+    expect(expected.snapshot.substances).toEqual([
+      { unii: u1, name: 'X', classes: [{ system: 'epc', code: 'name:ANALGESIC' }, { system: 'epc', code: 'name:STIMULANT' }] },
+      { unii: u2, name: 'Y' },
+    ]);
+    expect(await collect(await openOpenFdaNdc([{ name: NAME, content: bytes }], { asOf }))).toEqual(expected);
   });
 
   it('rejects on opening what the parser rejects, with the same message', async () => {

@@ -29,6 +29,7 @@ import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
+import { openUsRxnorm } from './us-rxnorm-open.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
@@ -114,6 +115,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [RXNCONSO_FILE],
     optionalFiles: [RXNSAT_FILE],
     parse: async (files) => parseUsRxnorm(files),
+    open: (files) => openUsRxnorm(files),
   },
   {
     id: 'us-spl',

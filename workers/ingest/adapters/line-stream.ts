@@ -58,16 +58,28 @@ export async function isUtf8File(file: InputFile): Promise<boolean> {
   return rest.length === 0 || isUtf8(rest);
 }
 
-function decoderFor(encoding: 'utf-8' | 'windows-1252'): (bytes: Buffer) => string {
-  return encoding === 'utf-8' ? (bytes) => bytes.toString('utf8') : decodeWindows1252;
+/**
+ * How a file's lines are decoded: all as UTF-8, all as Windows-1252, or each line as UTF-8 unless
+ * it is not valid UTF-8, then as Windows-1252 (as `forEachLine` reads a file held in memory).
+ */
+export type LineEncoding = 'utf-8' | 'windows-1252' | 'utf-8-else-windows-1252';
+
+function decoderFor(encoding: LineEncoding): (bytes: Buffer) => string {
+  if (encoding === 'windows-1252') return decodeWindows1252;
+  if (encoding === 'utf-8') return (bytes) => bytes.toString('utf8');
+  return (bytes) => {
+    const text = bytes.toString('utf8');
+    return text.includes('\ufffd') ? decodeWindows1252(bytes) : text;
+  };
 }
 
 /**
  * Non-blank lines of `file` with their 1-based numbers, decoded as `encoding` (a UTF-8
  * byte-order mark is skipped). Only the current block and a partial line are held.
  */
-export async function* fileLines(file: InputFile, encoding: 'utf-8' | 'windows-1252'): AsyncGenerator<NumberedLine> {
+export async function* fileLines(file: InputFile, encoding: LineEncoding): AsyncGenerator<NumberedLine> {
   const decode = decoderFor(encoding);
+  const bom = encoding !== 'windows-1252';
   let rest: Buffer = Buffer.alloc(0);
   let line = 0;
   let first = true;
@@ -75,7 +87,7 @@ export async function* fileLines(file: InputFile, encoding: 'utf-8' | 'windows-1
     let bytes = rest.length > 0 ? Buffer.concat([rest, block as Buffer]) : (block as Buffer);
     if (first && bytes.length >= 3) {
       first = false;
-      if (encoding === 'utf-8' && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      if (bom && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
     }
     let start = 0;
     for (let newline = bytes.indexOf(0x0a, start); newline >= 0; newline = bytes.indexOf(0x0a, start)) {
@@ -89,7 +101,7 @@ export async function* fileLines(file: InputFile, encoding: 'utf-8' | 'windows-1
     rest = Buffer.from(bytes.subarray(start));
   }
   if (rest.length > 0) {
-    if (first && encoding === 'utf-8' && rest[0] === 0xef && rest[1] === 0xbb && rest[2] === 0xbf) rest = rest.subarray(3);
+    if (first && bom && rest[0] === 0xef && rest[1] === 0xbb && rest[2] === 0xbf) rest = rest.subarray(3);
     const text = decode(rest);
     if (text.trim() !== '') yield { line: line + 1, text };
   }

@@ -5,8 +5,8 @@
  *
  * 1. on opening, every record is read and checked (malformed JSON, malformed records, repeated
  *    products and package NDCs), so problems and counts are settled before anything is
- *    written; what the UNII resolution needs of each kept record (its ingredient names, UNIIs
- *    and classes) is kept, the products are not, and the substances are resolved from it;
+ *    written; the substances are settled as the records come (us-openfda-substances.ts: only
+ *    the records whose UNII pairing waits on the rest of the file are kept until its end);
  * 2. while the engine ingests, the records again, yielding each kept product (known by its
  *    position, without its packages that repeat an earlier record's) with its substances
  *    settled as on opening. Only the kept positions and the repeated packages are held between
@@ -22,9 +22,10 @@ import type { InputFile } from './common.ts';
 import { jsonFileArrayElements } from './json-stream.ts';
 import type { ArrayElement } from './json-stream.ts';
 import {
-  OPENFDA_NDC_SOURCE, addNamePair, collect, newCollector, requireResults, resolveRecord, singleFile,
+  OPENFDA_NDC_SOURCE, collect, newCollector, requireResults, resolveRecord, singleFile,
 } from './us-openfda-ndc.ts';
-import type { OpenFdaNames, OpenFdaOptions } from './us-openfda-ndc.ts';
+import type { OpenFdaOptions } from './us-openfda-ndc.ts';
+import { StreamedSubstances } from './us-openfda-substances.ts';
 import { readOpenFdaRecord } from './us-openfda-record.ts';
 import type { OpenFdaProduct } from './us-openfda-record.ts';
 
@@ -47,7 +48,7 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
   const asOf = options.asOf ?? new Date();
   const log = new ProblemLog();
   const state = newCollector();
-  const names: OpenFdaNames[] = [];
+  const resolved = new StreamedSubstances();
   /** Positions (1-based) of the records kept. */
   const kept = new Set<number>();
   /** Package NDCs each kept record loses as repeats, by position. */
@@ -62,15 +63,11 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
     if (!record) return;
     // By position: a minified download has every record on one line.
     kept.add(count);
-    const { names: n, uniis, classes, product } = record;
-    names.push({ names: n, uniis, classes: product.ingredients.length === 1 ? classes : [], product: { ingredients: product.ingredients } });
+    resolved.add(count, record);
   });
   requireResults(file.name, keys);
-  const pairs = new Map<string, string | null>();
-  for (const r of names) addNamePair(pairs, r);
-  const substances = new Map<string, SubstanceEntry>();
-  for (const r of names) resolveRecord(r, pairs, substances);
-  names.length = 0;
+  const substances = resolved.finish();
+  const { pairs } = resolved;
   state.productKeys.clear();
   state.packKeys.clear();
 
@@ -102,7 +99,7 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT, source: OPENFDA_NDC_SOURCE,
-      classes: [...state.classes.values()], substances: [...substances.values()], products: products(),
+      classes: [...state.classes.values()], substances, products: products(),
     },
     problems: log.problems,
     files: [{ file: file.name, role: 'drug/ndc results', read: count, kept: kept.size, skipped: count - kept.size }],

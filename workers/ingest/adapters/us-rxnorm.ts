@@ -19,7 +19,7 @@
  */
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import type { AdapterResult, FileReport, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, ProblemLog, forEachLine, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import { ndc11Of } from './us-ndc.ts';
@@ -37,47 +37,79 @@ export const RXNORM_SOURCE: SourceInfo = {
   url: 'https://www.nlm.nih.gov/research/umls/rxnorm/docs/rxnormfiles.html',
 };
 
-const SUBSTANCE_TTYS = new Set(['IN', 'PIN']);
-const DRUG_TTYS = new Set(['SCD', 'SBD', 'GPCK', 'BPCK']);
+export const SUBSTANCE_TTYS = new Set(['IN', 'PIN']);
+export const DRUG_TTYS = new Set(['SCD', 'SBD', 'GPCK', 'BPCK']);
 /** Field counts with the trailing empty field of the closing `|`. */
 const WIDTH = { conso: 19, sat: 14 } as const;
-type Role = keyof typeof WIDTH;
+export type Role = keyof typeof WIDTH;
 
-interface Concept { tty: string; str: string }
-interface Data {
+export interface Concept { tty: string; str: string }
+export interface Data {
   concepts: Map<string, Concept>;
   /** RXCUI → UNIIs of its MTHSPL substance atoms. */
   uniis: Map<string, Set<string>>;
   /** ndc11 → RXCUI (first concept to claim it). */
   ndcs: Map<string, string>;
   log: ProblemLog;
+  /** False while streaming: drug concepts keep no name until their products are read again. */
+  drugNames: boolean;
 }
 
-function roleOf(file: InputFile): Role {
-  const base = file.name.split(/[\\/]/).pop()!.toUpperCase();
+/** Empty reading state. */
+export const newData = (drugNames = true): Data => ({ concepts: new Map(), uniis: new Map(), ndcs: new Map(), log: new ProblemLog(), drugNames });
+
+/** The role a file's name gives it, if any. */
+export function roleByName(name: string): Role | null {
+  const base = name.split(/[\\/]/).pop()!.toUpperCase();
   if (base.startsWith('RXNCONSO')) return 'conso';
   if (base.startsWith('RXNSAT')) return 'sat';
-  const first = file.content.subarray(0, Math.max(0, file.content.indexOf(0x0a))).toString('utf8');
+  return null;
+}
+
+/** The role of a file not named like a release file, from its first line's field count. */
+export function roleByFirstLine(file: string, first: string): Role {
   const fields = first.replace(/\r$/, '').split('|').length;
   if (fields === WIDTH.conso) return 'conso';
   if (fields === WIDTH.sat) return 'sat';
-  throw new FileRejectedError(file.name, `not an RxNorm RRF file of a known layout: RXNCONSO has 18 and RXNSAT 13 pipe-terminated fields, the first line has ${fields - 1}`);
+  throw new FileRejectedError(file, `not an RxNorm RRF file of a known layout: RXNCONSO has 18 and RXNSAT 13 pipe-terminated fields, the first line has ${fields - 1}`);
+}
+
+function roleOf(file: InputFile): Role {
+  return roleByName(file.name) ?? roleByFirstLine(file.name, file.content.subarray(0, Math.max(0, file.content.indexOf(0x0a))).toString('utf8'));
+}
+
+/** Refuses a release without RXNCONSO. */
+export function requireConso(roles: Role[]): void {
+  if (!roles.includes('conso')) throw new FileRejectedError(RXNCONSO_FILE, 'file missing: the RxNorm adapter needs RXNCONSO.RRF (and RXNSAT.RRF for NDCs)');
+}
+
+/** What an RXNCONSO line holds for this adapter: a concept, an MTHSPL UNII, a problem (string), or nothing (null). */
+export type ConsoAtom = { rxcui: string; tty: string; str: string } | { rxcui: string; unii: string } | string | null;
+
+/** Reads one RXNCONSO line's fields. */
+export function consoAtom(f: string[]): ConsoAtom {
+  const [rxcui, sab, tty, code, str, suppress] = [f[0]!, f[11]!, f[12]!, f[13]!, f[14]!, f[16]!];
+  if (suppress !== 'N') return null;
+  if (sab === 'MTHSPL' && tty === 'SU') {
+    const unii = normaliseIdentifier('unii', code);
+    return unii ? { rxcui, unii } : `MTHSPL substance code "${code}" is not a valid UNII`;
+  }
+  if (sab !== 'RXNORM' || !(SUBSTANCE_TTYS.has(tty) || DRUG_TTYS.has(tty))) return null;
+  if (!/^\d+$/.test(rxcui) || str.trim() === '') return `RXCUI "${rxcui}" or STR is malformed`;
+  return { rxcui, tty, str: str.trim() };
 }
 
 /** One RXNCONSO line; true when kept. */
 function consoLine(f: string[], data: Data, file: string, line: number): boolean {
-  const [rxcui, sab, tty, code, str, suppress] = [f[0]!, f[11]!, f[12]!, f[13]!, f[14]!, f[16]!];
-  if (suppress !== 'N') return false;
-  if (sab === 'MTHSPL' && tty === 'SU') {
-    const unii = normaliseIdentifier('unii', code);
-    if (!unii) { data.log.add(file, line, `MTHSPL substance code "${code}" is not a valid UNII`); return false; }
-    const set = data.uniis.get(rxcui) ?? new Set<string>();
-    data.uniis.set(rxcui, set.add(unii));
+  const atom = consoAtom(f);
+  if (atom === null) return false;
+  if (typeof atom === 'string') { data.log.add(file, line, atom); return false; }
+  if ('unii' in atom) {
+    const set = data.uniis.get(atom.rxcui) ?? new Set<string>();
+    data.uniis.set(atom.rxcui, set.add(atom.unii));
     return true;
   }
-  if (sab !== 'RXNORM' || !(SUBSTANCE_TTYS.has(tty) || DRUG_TTYS.has(tty))) return false;
-  if (!/^\d+$/.test(rxcui) || str.trim() === '') { data.log.add(file, line, `RXCUI "${rxcui}" or STR is malformed`); return false; }
-  data.concepts.set(rxcui, { tty, str: str.trim() });
+  data.concepts.set(atom.rxcui, { tty: atom.tty, str: data.drugNames || SUBSTANCE_TTYS.has(atom.tty) ? atom.str : '' });
   return true;
 }
 
@@ -93,21 +125,34 @@ function satLine(f: string[], data: Data, file: string, line: number): boolean {
   return true;
 }
 
+/** A line's fields, or the problem with its field count. */
+export function rrfFields(role: Role, text: string): string[] | string {
+  const fields = text.split('|');
+  return fields.length === WIDTH[role] ? fields : `${fields.length - 1} fields instead of ${WIDTH[role] - 1}`;
+}
+
+/** An empty report for a file of `role`. */
+export const rrfReport = (file: string, role: Role): FileReport => ({ file, role: role === 'conso' ? 'RXNCONSO' : 'RXNSAT', read: 0, kept: 0, skipped: 0 });
+
+/** Reads one line of a file of `role` into `data` and counts it in `report`. */
+export function readRrfLine(role: Role, text: string, line: number, data: Data, report: FileReport): void {
+  report.read += 1;
+  // NDC attributes are a small share of RXNSAT: skip the rest before splitting.
+  if (role === 'sat' && !text.includes('|NDC|RXNORM|')) return;
+  const fields = rrfFields(role, text);
+  if (typeof fields === 'string') { data.log.add(report.file, line, fields); return; }
+  if (role === 'conso' ? consoLine(fields, data, report.file, line) : satLine(fields, data, report.file, line)) report.kept += 1;
+}
+
 function readRrf(file: InputFile, role: Role, data: Data): FileReport {
-  const report: FileReport = { file: file.name, role: role === 'conso' ? 'RXNCONSO' : 'RXNSAT', read: 0, kept: 0, skipped: 0 };
-  forEachLine(file.content, (text, line) => {
-    report.read += 1;
-    // NDC attributes are a small share of RXNSAT: skip the rest before splitting.
-    if (role === 'sat' && !text.includes('|NDC|RXNORM|')) return;
-    const fields = text.split('|');
-    if (fields.length !== WIDTH[role]) { data.log.add(file.name, line, `${fields.length - 1} fields instead of ${WIDTH[role] - 1}`); return; }
-    if (role === 'conso' ? consoLine(fields, data, file.name, line) : satLine(fields, data, file.name, line)) report.kept += 1;
-  });
+  const report = rrfReport(file.name, role);
+  forEachLine(file.content, (text, line) => readRrfLine(role, text, line, data, report));
   report.skipped = report.read - report.kept;
   return report;
 }
 
-function substances(data: Data): { entries: SubstanceEntry[] } {
+/** The substances of the concepts read. */
+export function substances(data: Data): SubstanceEntry[] {
   const byKey = new Map<string, SubstanceEntry>();
   for (const [rxcui, c] of data.concepts) {
     if (!SUBSTANCE_TTYS.has(c.tty)) continue;
@@ -117,42 +162,53 @@ function substances(data: Data): { entries: SubstanceEntry[] } {
     if (byKey.has(key)) continue;
     byKey.set(key, { unii: key, name: c.str, names: { rxnorm: c.str }, rxcui, ...(key.startsWith('name:') ? { provisional: true } : {}) });
   }
-  return { entries: [...byKey.values()] };
+  return [...byKey.values()];
 }
 
 /** 5-4-2 print of an 11-digit NDC (the only package text RxNorm has). */
 const dashed = (ndc11: string): string => `${ndc11.slice(0, 5)}-${ndc11.slice(5, 9)}-${ndc11.slice(9)}`;
 
-function products(data: Data): ProductEntry[] {
-  const byRxcui = new Map<string, ProductEntry>();
+/** A pack per NDC, keyed by ndc11. */
+export const packOf = (ndc11: string): PackEntry => ({ key: ndc11, description: dashed(ndc11), identifiers: [{ system: 'ndc11', code: ndc11 }] });
+
+/** The product of a drug concept, without its packs. */
+export function productOf(rxcui: string, concept: Concept): ProductEntry {
+  const product: ProductEntry = {
+    key: rxcui, country: 'US', product_name: concept.str, identifiers: [{ system: 'rxcui', code: rxcui }],
+    ingredients: [], packs: [], marketing_status: 'active', attributes: { tty: concept.tty },
+  };
+  const brand = /\[([^\]]+)\]\s*$/.exec(concept.str);
+  if (brand && (concept.tty === 'SBD' || concept.tty === 'BPCK')) product.brand = brand[1]!.trim();
+  return product;
+}
+
+/** The NDCs of each drug concept, in the order they were first claimed. */
+export function drugNdcs(data: Data): Map<string, string[]> {
+  const byRxcui = new Map<string, string[]>();
   for (const [ndc11, rxcui] of data.ndcs) {
     const concept = data.concepts.get(rxcui);
     if (!concept || !DRUG_TTYS.has(concept.tty)) continue;
-    let product = byRxcui.get(rxcui);
-    if (!product) {
-      product = {
-        key: rxcui, country: 'US', product_name: concept.str, identifiers: [{ system: 'rxcui', code: rxcui }],
-        ingredients: [], packs: [], marketing_status: 'active', attributes: { tty: concept.tty },
-      };
-      const brand = /\[([^\]]+)\]\s*$/.exec(concept.str);
-      if (brand && (concept.tty === 'SBD' || concept.tty === 'BPCK')) product.brand = brand[1]!.trim();
-      byRxcui.set(rxcui, product);
-    }
-    product.packs.push({ key: ndc11, description: dashed(ndc11), identifiers: [{ system: 'ndc11', code: ndc11 }] });
+    const ndcs = byRxcui.get(rxcui);
+    if (ndcs) ndcs.push(ndc11);
+    else byRxcui.set(rxcui, [ndc11]);
   }
-  return [...byRxcui.values()];
+  return byRxcui;
+}
+
+function products(data: Data): ProductEntry[] {
+  return [...drugNdcs(data)].map(([rxcui, ndcs]) => ({ ...productOf(rxcui, data.concepts.get(rxcui)!), packs: ndcs.map(packOf) }));
 }
 
 /** Parses RXNCONSO.RRF (and RXNSAT.RRF for NDCs); malformed lines are reported and skipped. */
 export function parseUsRxnorm(files: InputFile[]): AdapterResult {
   const roles = files.map((f) => ({ file: f, role: roleOf(f) }));
-  if (!roles.some((r) => r.role === 'conso')) throw new FileRejectedError(RXNCONSO_FILE, 'file missing: the RxNorm adapter needs RXNCONSO.RRF (and RXNSAT.RRF for NDCs)');
-  const data: Data = { concepts: new Map(), uniis: new Map(), ndcs: new Map(), log: new ProblemLog() };
+  requireConso(roles.map((r) => r.role));
+  const data = newData();
   // Concepts first, whatever the order given: NDC owners are checked against them.
   const order = [...roles.filter((r) => r.role === 'conso'), ...roles.filter((r) => r.role === 'sat')];
   const reports = new Map(order.map(({ file, role }) => [file, readRrf(file, role, data)]));
   return {
-    snapshot: { format: SNAPSHOT_FORMAT, source: RXNORM_SOURCE, substances: substances(data).entries, products: products(data) },
+    snapshot: { format: SNAPSHOT_FORMAT, source: RXNORM_SOURCE, substances: substances(data), products: products(data) },
     problems: data.log.problems,
     files: files.map((f) => reports.get(f)!),
   };
