@@ -81,7 +81,7 @@ export async function parseAndIngest(db: Database, adapterId: string, inputs: In
   if (options.strict && problems.length > 0) {
     return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems, files };
   }
-  const skipped = options.shrink ? skippedRefusal(rows, options.shrink) : null;
+  const skipped = options.shrink ? skippedRefusal({ read: rows.read, malformed: problems.length }, options.shrink) : null;
   if (skipped) return { outcome: 'refused', reason: skipped, rows, problems, files, guard: 'skipped' };
   try {
     const report = await ingestSnapshot(db, snapshot, {

@@ -35,12 +35,16 @@ export class ShrinkRefusedError extends IngestError {
 
 const percent = (part: number, whole: number): number => Math.round((part / whole) * 1000) / 10;
 
-/** The refusal message when a file skipped too many rows, or null when it may go on. */
-export function skippedRefusal(rows: { read: number; skipped: number } | null, limits: ShrinkLimits): string | null {
+/**
+ * The refusal message when too many of a file's rows were malformed (the rows the adapter
+ * reported as problems), or null when it may go on. Rows an adapter leaves aside by design
+ * (RxNorm's other sources, a register's out-of-scope records) are not malformed.
+ */
+export function skippedRefusal(rows: { read: number; malformed: number } | null, limits: ShrinkLimits): string | null {
   if (!rows || rows.read < GUARD_MIN_ROWS) return null;
-  const share = percent(rows.skipped, rows.read);
+  const share = percent(rows.malformed, rows.read);
   if (share <= limits.maxSkippedPercent) return null;
-  return `${rows.skipped} of ${rows.read} rows (${share} %) were skipped as malformed, more than the ${limits.maxSkippedPercent} % allowed; `
+  return `${rows.malformed} of ${rows.read} rows (${share} %) were skipped as malformed, more than the ${limits.maxSkippedPercent} % allowed; `
     + 'nothing was written (accept this file once with --allow-shrink)';
 }
 

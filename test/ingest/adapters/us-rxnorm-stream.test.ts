@@ -4,7 +4,7 @@
  * spanning several read blocks; a release that changes while the engine reads it must refuse the
  * ingest with nothing written.
  */
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,19 @@ describe('us-rxnorm streamed', () => {
     ]));
     expect(expected.snapshot.products!.find((p) => p.key === '9000001')).toMatchObject({ brand: 'Café' });
     expect(await collect(await openUsRxnorm([fileInput(conso!, 'RXNCONSO.RRF'), fileInput(sat!, 'RXNSAT.RRF')]))).toEqual(expected);
+  });
+
+  it('passes the shrink guard: lines left aside by design (other sources, other attributes) are not malformed rows', async () => {
+    const release = join(dir, 'guarded');
+    mkdirSync(release);
+    const [conso, sat] = await writeRxnormRelease(release, 300);
+    const result = await parseAndIngest(db, 'us-rxnorm', [fileInput(conso!, 'RXNCONSO.RRF'), fileInput(sat!, 'RXNSAT.RRF')], {
+      strict: false, shrink: { maxDeletePercent: 20, maxSkippedPercent: 10 },
+    });
+    expect(result.outcome).toBe('ok');
+    // Most lines are out of scope, a few are malformed: the guard weighs only the malformed ones.
+    expect(result.rows!.skipped / result.rows!.read).toBeGreaterThan(0.5);
+    expect(result.problems.length / result.rows!.read).toBeLessThan(0.1);
   });
 
   it('refuses the ingest and writes nothing when RXNCONSO changes or vanishes while it is read', async () => {
