@@ -9,11 +9,12 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
-import { unpackGtins } from './gb-dmd-read.ts';
-import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import type { AmpRec, AmppKey, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import { DmdRecords } from './gb-dmd-records.ts';
 
 interface Build {
   data: DmdData;
+  records: DmdRecords;
   log: ProblemLog;
   substances: Map<string, SubstanceEntry>;
   used: { isids: Set<string>; vtms: Set<string>; vmps: Set<string>; vmpps: Set<string> };
@@ -208,7 +209,7 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
   if (size) Object.assign(pack, size);
-  const gtins = unpackGtins(b.data.gtins.get(ampp.appid));
+  const gtins = b.records.gtins(ampp.appid, b.data.gtins.get(ampp.appid));
   if (gtins.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins)); kept(b, 'GTIN'); }
   const prices = packPrices(b, ampp, vmpp.tariff);
   if (prices.length > 0) pack.prices = prices;
@@ -221,12 +222,11 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   return pack;
 }
 
-function packsByAmp(b: Build): Map<string, AmppRec[]> {
-  const out = new Map<string, AmppRec[]>();
+function packsByAmp(b: Build): Map<string, AmppKey[]> {
+  const out = new Map<string, AmppKey[]>();
   const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
   const seen = new Map<string, number>();
   for (const ampp of b.data.ampps) {
-    if (ampp.invalid) continue;
     const first = seen.get(ampp.appid);
     if (first !== undefined) { b.log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
     seen.set(ampp.appid, ampp.line);
@@ -238,9 +238,10 @@ function packsByAmp(b: Build): Map<string, AmppRec[]> {
   return out;
 }
 
-function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppRec[]): void {
+function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppKey[]): void {
   const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
-  for (const ampp of ampps) {
+  for (const key of ampps) {
+    const ampp = b.records.ampp(key);
     const pack = buildPack(b, ampp, amp);
     if (typeof pack === 'string') { b.log.add(file, ampp.line, pack); continue; }
     product.packs.push(pack);
@@ -256,19 +257,25 @@ function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppRec[]
  * and counts, and again (with a scratch log and counts) while the engine writes.
  */
 export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<string, SubstanceEntry>): Generator<ProductEntry> {
-  const b: Build = { data, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
-  const packs = packsByAmp(b);
-  const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
-  for (const amp of data.amps.values()) {
-    // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
-    if (amp.invalid) continue;
-    const vmp = data.vmps.get(amp.vpid);
-    if (!vmp) { log.add(ampFile, amp.line, `VPID ${amp.vpid} is not a VMP of the VMP file`); continue; }
-    if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
-    const product = buildProduct(b, amp, vmp);
-    addPacks(b, product, amp, packs.get(amp.apid) ?? []);
-    kept(b, 'AMP');
-    yield product;
+  const records = new DmdRecords(data.files);
+  const b: Build = { data, records, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
+  try {
+    const packs = packsByAmp(b);
+    const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
+    for (const [apid, key] of data.amps) {
+      const amp = records.amp(apid, key);
+      // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
+      if (amp.invalid) continue;
+      const vmp = data.vmps.get(amp.vpid);
+      if (!vmp) { log.add(ampFile, amp.line, `VPID ${amp.vpid} is not a VMP of the VMP file`); continue; }
+      if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
+      const product = buildProduct(b, amp, vmp);
+      addPacks(b, product, amp, packs.get(amp.apid) ?? []);
+      kept(b, 'AMP');
+      yield product;
+    }
+  } finally {
+    records.close();
   }
   kept(b, 'ingredient', b.used.isids.size);
   kept(b, 'VTM', b.used.vtms.size);

@@ -2,10 +2,12 @@
  * The dm+d release opened for a streamed ingest (what `drugref ingest gb-dmd` and the sync
  * worker run): the same snapshot, problems and file reports as `parseGbDmd` (gb-dmd.ts),
  * without holding the files or the snapshot in memory. The files are read from disk in blocks
- * into the small records the build needs (gb-dmd-read.ts); every product is then built once
- * and dropped, which settles the problems, the kept counts and the substances before anything
- * is written, and built again, one at a time, while the engine writes them. The second build
- * reads the same records in memory, so it cannot differ from the first.
+ * (gb-dmd-read.ts): the small tables the build looks up (lookup, ingredients, VTMs, VMPs,
+ * VMPPs, prices) are kept, the AMPs, AMPPs and GTINs only as their ids and byte offsets.
+ * Every product is then built once and dropped, which settles the problems, the kept counts
+ * and the substances before anything is written, and built again, one at a time, while the
+ * engine writes them; each build reads the AMP, AMPP and GTIN records again from their files
+ * (gb-dmd-records.ts) and checks they still read as they did.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
