@@ -9,7 +9,7 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
-import type { AmpRec, AmppKey, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import type { AmpRec, AmppKey, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
 import { DmdRecords } from './gb-dmd-records.ts';
 
 interface Build {
@@ -192,13 +192,13 @@ function withPrevious(kind: string, rec: PenceRec | undefined): Price[] {
   return out;
 }
 
-function packPrices(b: Build, ampp: AmppRec, tariff: PenceRec | undefined): Price[] {
-  const list = b.data.prices.get(ampp.appid);
+function packPrices(b: Build, list: PenceRec | undefined, tariff: PenceRec | undefined): Price[] {
   if (list && list.pence > 0) kept(b, 'AMPP');
   return [...withPrevious('tariff', tariff), ...withPrevious('list', list)];
 }
 
-function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
+function buildPack(b: Build, key: AmppKey, amp: AmpRec): PackEntry | string {
+  const ampp = b.records.ampp(key);
   const vmpp = b.data.vmpps.get(ampp.vppid);
   if (!vmpp) return `VPPID ${ampp.vppid} is not a VMPP of the VMPP file`;
   const pack: PackEntry = {
@@ -209,9 +209,9 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
   if (size) Object.assign(pack, size);
-  const gtins = b.records.gtins(ampp.appid, b.data.gtins.get(ampp.appid));
+  const gtins = b.records.gtins(ampp.appid, key.gtins);
   if (gtins.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins)); kept(b, 'GTIN'); }
-  const prices = packPrices(b, ampp, vmpp.tariff);
+  const prices = packPrices(b, key.price, vmpp.tariff);
   if (prices.length > 0) pack.prices = prices;
   const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);
   if (category) pack.tariff_category = category;
@@ -222,28 +222,35 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   return pack;
 }
 
-function packsByAmp(b: Build): Map<string, AmppKey[]> {
-  const out = new Map<string, AmppKey[]>();
-  const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
+/**
+ * Groups the valid AMPPs under their AMPs (`data.packs`) with their list prices and GTIN
+ * offsets, reporting repeated APPIDs and AMPPs of no AMP, and empties the lists it drew on.
+ * Runs once all files are read, before the products are built.
+ */
+export function linkPacks(data: DmdData, log: ProblemLog): void {
+  const file = data.counts.get('AMPP')?.file ?? 'AMPP';
   const seen = new Map<string, number>();
-  for (const ampp of b.data.ampps) {
+  for (const ampp of data.ampps) {
     const first = seen.get(ampp.appid);
-    if (first !== undefined) { b.log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
+    if (first !== undefined) { log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
     seen.set(ampp.appid, ampp.line);
-    if (!b.data.amps.has(ampp.apid)) { b.log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
-    const list = out.get(ampp.apid);
+    if (!data.amps.has(ampp.apid)) { log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
+    ampp.price = data.prices.get(ampp.appid);
+    ampp.gtins = data.gtins.get(ampp.appid);
+    const list = data.packs.get(ampp.apid);
     if (list) list.push(ampp);
-    else out.set(ampp.apid, [ampp]);
+    else data.packs.set(ampp.apid, [ampp]);
   }
-  return out;
+  data.ampps = [];
+  data.prices.clear();
+  data.gtins.clear();
 }
 
 function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppKey[]): void {
   const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
   for (const key of ampps) {
-    const ampp = b.records.ampp(key);
-    const pack = buildPack(b, ampp, amp);
-    if (typeof pack === 'string') { b.log.add(file, ampp.line, pack); continue; }
+    const pack = buildPack(b, key, amp);
+    if (typeof pack === 'string') { b.log.add(file, key.line, pack); continue; }
     product.packs.push(pack);
     kept(b, 'AMPP');
   }
@@ -251,7 +258,7 @@ function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppKey[]
 }
 
 /**
- * Yields the products (AMPs with their AMPPs) one at a time, adding the substances they name
+ * Yields the products (AMPs with their AMPPs, once `linkPacks` ran) one at a time, adding the substances they name
  * to `substances`; unlinked records are reported and skipped. Run to the end, it has counted
  * every kept record into `data.counts`, so a streamed ingest runs it once to settle problems
  * and counts, and again (with a scratch log and counts) while the engine writes.
@@ -260,7 +267,6 @@ export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<str
   const records = new DmdRecords(data.files);
   const b: Build = { data, records, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
   try {
-    const packs = packsByAmp(b);
     const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
     for (const [apid, key] of data.amps) {
       const amp = records.amp(apid, key);
@@ -270,7 +276,7 @@ export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<str
       if (!vmp) { log.add(ampFile, amp.line, `VPID ${amp.vpid} is not a VMP of the VMP file`); continue; }
       if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
       const product = buildProduct(b, amp, vmp);
-      addPacks(b, product, amp, packs.get(amp.apid) ?? []);
+      addPacks(b, product, amp, data.packs.get(amp.apid) ?? []);
       kept(b, 'AMP');
       yield product;
     }
@@ -283,6 +289,7 @@ export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<str
 
 /** Builds every product and their substances at once (the in-memory `parse`). */
 export function buildDmdProducts(data: DmdData, log: ProblemLog): { products: ProductEntry[]; substances: SubstanceEntry[] } {
+  linkPacks(data, log);
   const substances = new Map<string, SubstanceEntry>();
   const products = [...dmdProducts(data, log, substances)];
   return { products, substances: [...substances.values()] };

@@ -15,7 +15,7 @@ import type { StreamedAdapterResult } from '../input.ts';
 import { ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
 import { GB_DMD_SOURCE, reportsOf, requireCoreFiles } from './gb-dmd.ts';
-import { dmdProducts } from './gb-dmd-build.ts';
+import { dmdProducts, linkPacks } from './gb-dmd-build.ts';
 import { emptyDmdData, streamDmdFile } from './gb-dmd-read.ts';
 import type { RoleCount } from './gb-dmd-read.ts';
 
@@ -26,6 +26,7 @@ export async function openGbDmd(files: InputFile[]): Promise<StreamedAdapterResu
   const counts: RoleCount[] = [];
   for (const file of files) counts.push(await streamDmdFile(file, data, log));
   requireCoreFiles(data);
+  linkPacks(data, log);
   const substances = new Map<string, SubstanceEntry>();
   // The first build reports unlinked records, counts what is kept and collects the substances; its products are dropped.
   for (const _product of dmdProducts(data, log, substances)) { /* only its side effects are wanted */ }

@@ -47,8 +47,8 @@ export interface GtinRec { code: string; from?: string; to?: string }
 
 /** Where an AMP or AMPP was read (line) and lies in its file (byte offset): the record itself is read again when built. */
 export interface RecordKey { line: number; offset: number }
-/** A valid AMPP with the ids its links are checked by. */
-export interface AmppKey extends RecordKey { appid: string; apid: string }
+/** A valid AMPP with the ids its links are checked by; once linked (gb-dmd-build.ts `linkPacks`), its list price and where its GTINs lie. */
+export interface AmppKey extends RecordKey { appid: string; apid: string; price?: PenceRec; gtins?: number }
 
 /** Rows read and kept per input file (skipped = read − kept). */
 export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
@@ -66,11 +66,14 @@ export interface DmdData {
   vmpps: Map<string, VmppRec>;
   /** Every AMP by APID (the first of a repeated APID), in file order. */
   amps: Map<string, RecordKey>;
-  /** The valid AMPPs in file order. */
+  /** The valid AMPPs in file order (emptied once linked into `packs`). */
   ampps: AmppKey[];
+  /** List price of each AMPP (emptied once linked). */
   prices: Map<string, PenceRec>;
-  /** Byte offset of the GTIN record of each AMPP. */
+  /** Byte offset of the GTIN record of each AMPP (emptied once linked). */
   gtins: Map<string, number>;
+  /** The AMPPs of each AMP that are built as its packs, in file order, with their price and GTINs. */
+  packs: Map<string, AmppKey[]>;
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
   counts: Map<DmdRole, RoleCount>;
@@ -310,6 +313,6 @@ export async function streamDmdFile(input: InputFile, d: DmdData, log: ProblemLo
 export function emptyDmdData(): DmdData {
   return {
     lookup: new Map(), ingredients: new Map(), vtms: new Map(), vmps: new Map(), vmpps: new Map(), amps: new Map(),
-    ampps: [], prices: new Map(), gtins: new Map(), atc: new Map(), counts: new Map(), files: new Map(),
+    ampps: [], prices: new Map(), gtins: new Map(), packs: new Map(), atc: new Map(), counts: new Map(), files: new Map(),
   };
 }
