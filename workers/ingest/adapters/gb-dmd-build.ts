@@ -9,7 +9,7 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
-import type { AmpRec, AmppKey, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import type { AmpKey, AmpRec, AmppKey, DmdData, DmdRole, GtinRec, PenceRec, VmppRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
 import { DmdRecords } from './gb-dmd-records.ts';
 
 interface Build {
@@ -97,10 +97,10 @@ function ingredients(b: Build, vmp: VmpRec): Ingredient[] {
   return out;
 }
 
-function productIdentifiers(b: Build, amp: AmpRec, vmp: VmpRec): Identifier[] {
+function productIdentifiers(b: Build, apid: string, vpid: string, vmp: VmpRec): Identifier[] {
   const ids: Identifier[] = [
-    { system: 'dmd_apid', code: amp.apid },
-    { system: 'dmd_vmpid', code: amp.vpid, ...(vmp.vpidDate ? { valid_from: vmp.vpidDate } : {}) },
+    { system: 'dmd_apid', code: apid },
+    { system: 'dmd_vmpid', code: vpid, ...(vmp.vpidDate ? { valid_from: vmp.vpidDate } : {}) },
   ];
   // The previous VPID stopped applying when the current one started (VPIDDT).
   if (vmp.vpidPrev) ids.push({ system: 'dmd_vmpid', code: vmp.vpidPrev, previous: true, ...(vmp.vpidDate ? { valid_to: vmp.vpidDate } : {}) });
@@ -138,10 +138,19 @@ function previousNames(amp: AmpRec, vmp: VmpRec, generic: boolean): Array<{ name
   return out;
 }
 
-function buildProduct(b: Build, amp: AmpRec, vmp: VmpRec): ProductEntry {
+/** What building an AMP reports and counts, from its keys alone (no record is read again): its VMP, ids, ingredients and packs. */
+interface LinkedAmp {
+  vmp: VmpRec;
+  identifiers: Identifier[];
+  ingredients: Ingredient[];
+  packs: Array<{ key: AmppKey; vmpp: VmppRec }>;
+}
+
+function buildProduct(b: Build, amp: AmpRec, linked: LinkedAmp): ProductEntry {
+  const { vmp } = linked;
   const product: ProductEntry = {
-    key: amp.apid, country: 'GB', product_name: amp.name, identifiers: productIdentifiers(b, amp, vmp),
-    ingredients: ingredients(b, vmp), packs: [], marketing_status: 'active',
+    key: amp.apid, country: 'GB', product_name: amp.name, identifiers: linked.identifiers,
+    ingredients: linked.ingredients, packs: [], marketing_status: 'active',
     // A generic AMP carries its VMP's name (special orders and imports add a "(Special Order)",
     // "(Imported (Germany))" suffix); a branded one its brand.
     generic: amp.name === vmp.name || amp.name.startsWith(`${vmp.name} (`),
@@ -192,26 +201,29 @@ function withPrevious(kind: string, rec: PenceRec | undefined): Price[] {
   return out;
 }
 
-function packPrices(b: Build, list: PenceRec | undefined, tariff: PenceRec | undefined): Price[] {
-  if (list && list.pence > 0) kept(b, 'AMPP');
-  return [...withPrevious('tariff', tariff), ...withPrevious('list', list)];
+/** The VMPP of a pack, counting what the pack keeps (its VMPP, GTINs, list price); a string says why it is skipped. */
+function linkPack(b: Build, key: AmppKey): VmppRec | string {
+  const vmpp = b.data.vmpps.get(key.vppid);
+  if (!vmpp) return `VPPID ${key.vppid} is not a VMPP of the VMPP file`;
+  if (!b.used.vmpps.has(key.vppid)) { b.used.vmpps.add(key.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
+  if (key.gtins !== undefined) kept(b, 'GTIN');
+  // The AMPP row, and its price row when that holds a price.
+  kept(b, 'AMPP', key.price && key.price.pence > 0 ? 2 : 1);
+  return vmpp;
 }
 
-function buildPack(b: Build, key: AmppKey, amp: AmpRec): PackEntry | string {
+function buildPack(b: Build, key: AmppKey, vmpp: VmppRec, amp: AmpRec): PackEntry {
   const ampp = b.records.ampp(key);
-  const vmpp = b.data.vmpps.get(ampp.vppid);
-  if (!vmpp) return `VPPID ${ampp.vppid} is not a VMPP of the VMPP file`;
   const pack: PackEntry = {
     key: ampp.appid, description: ampp.name,
     identifiers: [{ system: 'dmd_amppid', code: ampp.appid }, { system: 'dmd_vmppid', code: ampp.vppid }],
     marketing_status: ampp.disc ? 'withdrawn' : 'active',
   };
-  if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
   if (size) Object.assign(pack, size);
   const gtins = b.records.gtins(ampp.appid, key.gtins);
-  if (gtins.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins)); kept(b, 'GTIN'); }
-  const prices = packPrices(b, key.price, vmpp.tariff);
+  if (gtins.length > 0) pack.identifiers.push(...gtinIdentifiers(gtins));
+  const prices = [...withPrevious('tariff', vmpp.tariff), ...withPrevious('list', key.price)];
   if (prices.length > 0) pack.prices = prices;
   const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);
   if (category) pack.tariff_category = category;
@@ -246,15 +258,22 @@ export function linkPacks(data: DmdData, log: ProblemLog): void {
   data.gtins.clear();
 }
 
-function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppKey[]): void {
+/** Checks and counts an AMP and its packs from their keys; null when it is out of scope or unlinked (reported). */
+function linkAmp(b: Build, apid: string, key: AmpKey): LinkedAmp | null {
+  // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
+  if (key.invalid) return null;
+  const vmp = b.data.vmps.get(key.vpid);
+  if (!vmp) { b.log.add(b.data.counts.get('AMP')?.file ?? 'AMP', key.line, `VPID ${key.vpid} is not a VMP of the VMP file`); return null; }
+  if (!b.used.vmps.has(key.vpid)) { b.used.vmps.add(key.vpid); kept(b, 'VMP', 1 + vmp.sections); if (b.data.atc.has(key.vpid)) kept(b, 'BNF'); }
+  const linked: LinkedAmp = { vmp, identifiers: productIdentifiers(b, apid, key.vpid, vmp), ingredients: ingredients(b, vmp), packs: [] };
   const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
-  for (const key of ampps) {
-    const pack = buildPack(b, key, amp);
-    if (typeof pack === 'string') { b.log.add(file, key.line, pack); continue; }
-    product.packs.push(pack);
-    kept(b, 'AMPP');
+  for (const pack of b.data.packs.get(apid) ?? []) {
+    const vmpp = linkPack(b, pack);
+    if (typeof vmpp === 'string') b.log.add(file, pack.line, vmpp);
+    else linked.packs.push({ key: pack, vmpp });
   }
-  if (product.packs.length > 0 && product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
+  kept(b, 'AMP');
+  return linked;
 }
 
 /**
@@ -263,21 +282,17 @@ function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppKey[]
  * every kept record into `data.counts`, so a streamed ingest runs it once to settle problems
  * and counts, and again (with a scratch log and counts) while the engine writes.
  */
-export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<string, SubstanceEntry>): Generator<ProductEntry> {
+export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<string, SubstanceEntry>, describe = true): Generator<ProductEntry> {
   const records = new DmdRecords(data.files);
   const b: Build = { data, records, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
   try {
-    const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
     for (const [apid, key] of data.amps) {
+      const linked = linkAmp(b, apid, key);
+      if (!linked || !describe) continue;
       const amp = records.amp(apid, key);
-      // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
-      if (amp.invalid) continue;
-      const vmp = data.vmps.get(amp.vpid);
-      if (!vmp) { log.add(ampFile, amp.line, `VPID ${amp.vpid} is not a VMP of the VMP file`); continue; }
-      if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
-      const product = buildProduct(b, amp, vmp);
-      addPacks(b, product, amp, data.packs.get(amp.apid) ?? []);
-      kept(b, 'AMP');
+      const product = buildProduct(b, amp, linked);
+      product.packs = linked.packs.map(({ key: pack, vmpp }) => buildPack(b, pack, vmpp, amp));
+      if (product.packs.length > 0 && product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
       yield product;
     }
   } finally {

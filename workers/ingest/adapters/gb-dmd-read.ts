@@ -47,8 +47,13 @@ export interface GtinRec { code: string; from?: string; to?: string }
 
 /** Where an AMP or AMPP was read (line) and lies in its file (byte offset): the record itself is read again when built. */
 export interface RecordKey { line: number; offset: number }
-/** A valid AMPP with the ids its links are checked by; once linked (gb-dmd-build.ts `linkPacks`), its list price and where its GTINs lie. */
-export interface AmppKey extends RecordKey { appid: string; apid: string; price?: PenceRec; gtins?: number }
+/** An AMP's link to its VMP (all its checks and counts need), and whether it is out of scope. */
+export interface AmpKey extends RecordKey { vpid: string; invalid: boolean }
+/**
+ * A valid AMPP with the ids its links are checked by; once linked (gb-dmd-build.ts
+ * `linkPacks`), its list price and where its GTIN record lies (when it has a valid GTIN).
+ */
+export interface AmppKey extends RecordKey { appid: string; apid: string; vppid: string; price?: PenceRec; gtins?: number }
 
 /** Rows read and kept per input file (skipped = read − kept). */
 export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
@@ -65,12 +70,12 @@ export interface DmdData {
   vmps: Map<string, VmpRec>;
   vmpps: Map<string, VmppRec>;
   /** Every AMP by APID (the first of a repeated APID), in file order. */
-  amps: Map<string, RecordKey>;
+  amps: Map<string, AmpKey>;
   /** The valid AMPPs in file order (emptied once linked into `packs`). */
   ampps: AmppKey[];
   /** List price of each AMPP (emptied once linked). */
   prices: Map<string, PenceRec>;
-  /** Byte offset of the GTIN record of each AMPP (emptied once linked). */
+  /** Byte offset of the GTIN record of each AMPP that has a valid GTIN (emptied once linked). */
   gtins: Map<string, number>;
   /** The AMPPs of each AMP that are built as its packs, in file order, with their price and GTINs. */
   packs: Map<string, AmppKey[]>;
@@ -184,7 +189,7 @@ function readAmp(rec: DmdRecord, data: DmdData): void {
   const amp = ampRecord(rec);
   const first = data.amps.get(amp.apid);
   if (first) throw new RowIssue(`APID ${amp.apid} repeats the AMP of line ${first.line}; the first is kept`);
-  data.amps.set(amp.apid, { line: rec.line, offset: rec.offset });
+  data.amps.set(amp.apid, { line: rec.line, offset: rec.offset, vpid: amp.vpid, invalid: amp.invalid });
 }
 
 /** The AMPP of an AMPP record; throws RowIssue when malformed. */
@@ -201,7 +206,7 @@ function readAmpp(rec: DmdRecord, data: DmdData): void {
   if (rec.tag === 'AMPP') {
     const ampp = amppRecord(rec);
     // Invalid AMPPs are out of scope (as invalid AMPs): never built, never checked for repeats.
-    if (!ampp.invalid) data.ampps.push({ appid: ampp.appid, apid: ampp.apid, line: rec.line, offset: rec.offset });
+    if (!ampp.invalid) data.ampps.push({ appid: ampp.appid, apid: ampp.apid, vppid: ampp.vppid, line: rec.line, offset: rec.offset });
   } else if (rec.tag === 'PRICE_INFO') {
     const appid = sctId(rec, 'APPID');
     const price = pence(rec, 'PRICE');
@@ -226,8 +231,10 @@ export function gtinRecords(rec: DmdRecord, onInvalid: (message: string) => void
 }
 
 function readGtin(rec: DmdRecord, ctx: Ctx): void {
-  const { appid } = gtinRecords(rec, (message) => ctx.log.add(ctx.file, rec.line, message));
-  ctx.data.gtins.set(appid, rec.offset);
+  const { appid, gtins } = gtinRecords(rec, (message) => ctx.log.add(ctx.file, rec.line, message));
+  // The last record of an AMPP wins; one without a valid GTIN leaves none to read again.
+  if (gtins.length > 0) ctx.data.gtins.set(appid, rec.offset);
+  else ctx.data.gtins.delete(appid);
 }
 
 function readLookup(rec: DmdRecord, ctx: Ctx): void {

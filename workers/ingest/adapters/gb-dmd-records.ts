@@ -8,7 +8,7 @@
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { ampRecord, amppRecord, gtinRecords, RowIssue } from './gb-dmd-read.ts';
-import type { AmpRec, AmppKey, AmppRec, DmdRole, GtinRec, RecordKey } from './gb-dmd-read.ts';
+import type { AmpKey, AmpRec, AmppKey, AmppRec, DmdRole, GtinRec, RecordKey } from './gb-dmd-read.ts';
 import { toRecord } from './gb-dmd-xml.ts';
 import type { DmdRecord } from './gb-dmd-xml.ts';
 import { RecordRereader } from './xml-reread.ts';
@@ -33,14 +33,14 @@ export class DmdRecords {
     return value;
   }
 
-  /** The AMP `apid` read at `key`. */
-  amp(apid: string, key: RecordKey): AmpRec {
-    return this.read('AMP', key, ampRecord, (amp) => amp.apid, apid);
+  /** The AMP `apid` read at `key` (with the VMP and validity it was checked with). */
+  amp(apid: string, key: AmpKey): AmpRec {
+    return this.read('AMP', key, ampRecord, (a) => `${a.apid} ${a.vpid} ${a.invalid}`, `${apid} ${key.vpid} ${key.invalid}`);
   }
 
-  /** The AMPP of `key`. */
+  /** The AMPP of `key` (with the AMP and VMPP it was linked to). */
   ampp(key: AmppKey): AmppRec {
-    return this.read('AMPP', key, amppRecord, (ampp) => ampp.appid, key.appid);
+    return this.read('AMPP', key, amppRecord, (a) => `${a.appid} ${a.apid} ${a.vppid}`, `${key.appid} ${key.apid} ${key.vppid}`);
   }
 
   /** The valid GTINs of AMPP `appid`, whose GTIN record starts at byte `offset` (none without one). */
