@@ -9,11 +9,12 @@ import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';
-import { unpackGtins } from './gb-dmd-read.ts';
-import type { AmpRec, AmppRec, DmdData, DmdRole, GtinRec, PenceRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import type { AmpKey, AmpRec, AmppKey, DmdData, DmdRole, GtinRec, PenceRec, VmppRec, VmpRec, VpiRec } from './gb-dmd-read.ts';
+import { DmdRecords } from './gb-dmd-records.ts';
 
 interface Build {
   data: DmdData;
+  records: DmdRecords;
   log: ProblemLog;
   substances: Map<string, SubstanceEntry>;
   used: { isids: Set<string>; vtms: Set<string>; vmps: Set<string>; vmpps: Set<string> };
@@ -96,10 +97,10 @@ function ingredients(b: Build, vmp: VmpRec): Ingredient[] {
   return out;
 }
 
-function productIdentifiers(b: Build, amp: AmpRec, vmp: VmpRec): Identifier[] {
+function productIdentifiers(b: Build, apid: string, vpid: string, vmp: VmpRec): Identifier[] {
   const ids: Identifier[] = [
-    { system: 'dmd_apid', code: amp.apid },
-    { system: 'dmd_vmpid', code: amp.vpid, ...(vmp.vpidDate ? { valid_from: vmp.vpidDate } : {}) },
+    { system: 'dmd_apid', code: apid },
+    { system: 'dmd_vmpid', code: vpid, ...(vmp.vpidDate ? { valid_from: vmp.vpidDate } : {}) },
   ];
   // The previous VPID stopped applying when the current one started (VPIDDT).
   if (vmp.vpidPrev) ids.push({ system: 'dmd_vmpid', code: vmp.vpidPrev, previous: true, ...(vmp.vpidDate ? { valid_to: vmp.vpidDate } : {}) });
@@ -137,10 +138,19 @@ function previousNames(amp: AmpRec, vmp: VmpRec, generic: boolean): Array<{ name
   return out;
 }
 
-function buildProduct(b: Build, amp: AmpRec, vmp: VmpRec): ProductEntry {
+/** What building an AMP reports and counts, from its keys alone (no record is read again): its VMP, ids, ingredients and packs. */
+interface LinkedAmp {
+  vmp: VmpRec;
+  identifiers: Identifier[];
+  ingredients: Ingredient[];
+  packs: Array<{ key: AmppKey; vmpp: VmppRec }>;
+}
+
+function buildProduct(b: Build, amp: AmpRec, linked: LinkedAmp): ProductEntry {
+  const { vmp } = linked;
   const product: ProductEntry = {
-    key: amp.apid, country: 'GB', product_name: amp.name, identifiers: productIdentifiers(b, amp, vmp),
-    ingredients: ingredients(b, vmp), packs: [], marketing_status: 'active',
+    key: amp.apid, country: 'GB', product_name: amp.name, identifiers: linked.identifiers,
+    ingredients: linked.ingredients, packs: [], marketing_status: 'active',
     // A generic AMP carries its VMP's name (special orders and imports add a "(Special Order)",
     // "(Imported (Germany))" suffix); a branded one its brand.
     generic: amp.name === vmp.name || amp.name.startsWith(`${vmp.name} (`),
@@ -191,26 +201,29 @@ function withPrevious(kind: string, rec: PenceRec | undefined): Price[] {
   return out;
 }
 
-function packPrices(b: Build, ampp: AmppRec, tariff: PenceRec | undefined): Price[] {
-  const list = b.data.prices.get(ampp.appid);
-  if (list && list.pence > 0) kept(b, 'AMPP');
-  return [...withPrevious('tariff', tariff), ...withPrevious('list', list)];
+/** The VMPP of a pack, counting what the pack keeps (its VMPP, GTINs, list price); a string says why it is skipped. */
+function linkPack(b: Build, key: AmppKey): VmppRec | string {
+  const vmpp = b.data.vmpps.get(key.vppid);
+  if (!vmpp) return `VPPID ${key.vppid} is not a VMPP of the VMPP file`;
+  if (!b.used.vmpps.has(key.vppid)) { b.used.vmpps.add(key.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
+  if (key.gtins !== undefined) kept(b, 'GTIN');
+  // The AMPP row, and its price row when that holds a price.
+  kept(b, 'AMPP', key.price && key.price.pence > 0 ? 2 : 1);
+  return vmpp;
 }
 
-function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
-  const vmpp = b.data.vmpps.get(ampp.vppid);
-  if (!vmpp) return `VPPID ${ampp.vppid} is not a VMPP of the VMPP file`;
+function buildPack(b: Build, key: AmppKey, vmpp: VmppRec, amp: AmpRec): PackEntry {
+  const ampp = b.records.ampp(key);
   const pack: PackEntry = {
     key: ampp.appid, description: ampp.name,
     identifiers: [{ system: 'dmd_amppid', code: ampp.appid }, { system: 'dmd_vmppid', code: ampp.vppid }],
     marketing_status: ampp.disc ? 'withdrawn' : 'active',
   };
-  if (!b.used.vmpps.has(ampp.vppid)) { b.used.vmpps.add(ampp.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   const size = vmpp.qty === undefined ? null : leadingQuantity(`${vmpp.qty} ${desc(b, 'UNIT_OF_MEASURE', vmpp.qtyUom) ?? ''}`);
   if (size) Object.assign(pack, size);
-  const gtins = unpackGtins(b.data.gtins.get(ampp.appid));
-  if (gtins.length > 0) { pack.identifiers.push(...gtinIdentifiers(gtins)); kept(b, 'GTIN'); }
-  const prices = packPrices(b, ampp, vmpp.tariff);
+  const gtins = b.records.gtins(ampp.appid, key.gtins);
+  if (gtins.length > 0) pack.identifiers.push(...gtinIdentifiers(gtins));
+  const prices = [...withPrevious('tariff', vmpp.tariff), ...withPrevious('list', key.price)];
   if (prices.length > 0) pack.prices = prices;
   const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);
   if (category) pack.tariff_category = category;
@@ -221,54 +234,69 @@ function buildPack(b: Build, ampp: AmppRec, amp: AmpRec): PackEntry | string {
   return pack;
 }
 
-function packsByAmp(b: Build): Map<string, AmppRec[]> {
-  const out = new Map<string, AmppRec[]>();
-  const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
+/**
+ * Groups the valid AMPPs under their AMPs (`data.packs`) with their list prices and GTIN
+ * offsets, reporting repeated APPIDs and AMPPs of no AMP, and empties the lists it drew on.
+ * Runs once all files are read, before the products are built.
+ */
+export function linkPacks(data: DmdData, log: ProblemLog): void {
+  const file = data.counts.get('AMPP')?.file ?? 'AMPP';
   const seen = new Map<string, number>();
-  for (const ampp of b.data.ampps) {
-    if (ampp.invalid) continue;
+  for (const ampp of data.ampps) {
     const first = seen.get(ampp.appid);
-    if (first !== undefined) { b.log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
+    if (first !== undefined) { log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
     seen.set(ampp.appid, ampp.line);
-    if (!b.data.amps.has(ampp.apid)) { b.log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
-    const list = out.get(ampp.apid);
+    if (!data.amps.has(ampp.apid)) { log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
+    ampp.price = data.prices.get(ampp.appid);
+    ampp.gtins = data.gtins.get(ampp.appid);
+    const list = data.packs.get(ampp.apid);
     if (list) list.push(ampp);
-    else out.set(ampp.apid, [ampp]);
+    else data.packs.set(ampp.apid, [ampp]);
   }
-  return out;
+  data.ampps = [];
+  data.prices.clear();
+  data.gtins.clear();
 }
 
-function addPacks(b: Build, product: ProductEntry, amp: AmpRec, ampps: AmppRec[]): void {
+/** Checks and counts an AMP and its packs from their keys; null when it is out of scope or unlinked (reported). */
+function linkAmp(b: Build, apid: string, key: AmpKey): LinkedAmp | null {
+  // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
+  if (key.invalid) return null;
+  const vmp = b.data.vmps.get(key.vpid);
+  if (!vmp) { b.log.add(b.data.counts.get('AMP')?.file ?? 'AMP', key.line, `VPID ${key.vpid} is not a VMP of the VMP file`); return null; }
+  if (!b.used.vmps.has(key.vpid)) { b.used.vmps.add(key.vpid); kept(b, 'VMP', 1 + vmp.sections); if (b.data.atc.has(key.vpid)) kept(b, 'BNF'); }
+  const linked: LinkedAmp = { vmp, identifiers: productIdentifiers(b, apid, key.vpid, vmp), ingredients: ingredients(b, vmp), packs: [] };
   const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
-  for (const ampp of ampps) {
-    const pack = buildPack(b, ampp, amp);
-    if (typeof pack === 'string') { b.log.add(file, ampp.line, pack); continue; }
-    product.packs.push(pack);
-    kept(b, 'AMPP');
+  for (const pack of b.data.packs.get(apid) ?? []) {
+    const vmpp = linkPack(b, pack);
+    if (typeof vmpp === 'string') b.log.add(file, pack.line, vmpp);
+    else linked.packs.push({ key: pack, vmpp });
   }
-  if (product.packs.length > 0 && product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
+  kept(b, 'AMP');
+  return linked;
 }
 
 /**
- * Yields the products (AMPs with their AMPPs) one at a time, adding the substances they name
+ * Yields the products (AMPs with their AMPPs, once `linkPacks` ran) one at a time, adding the substances they name
  * to `substances`; unlinked records are reported and skipped. Run to the end, it has counted
  * every kept record into `data.counts`, so a streamed ingest runs it once to settle problems
  * and counts, and again (with a scratch log and counts) while the engine writes.
  */
-export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<string, SubstanceEntry>): Generator<ProductEntry> {
-  const b: Build = { data, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
-  const packs = packsByAmp(b);
-  const ampFile = data.counts.get('AMP')?.file ?? 'AMP';
-  for (const amp of data.amps.values()) {
-    // Invalid entries (INVALID=1) are withdrawn from use by the NHSBSA; they and their packs are out of scope.
-    if (amp.invalid) continue;
-    const vmp = data.vmps.get(amp.vpid);
-    if (!vmp) { log.add(ampFile, amp.line, `VPID ${amp.vpid} is not a VMP of the VMP file`); continue; }
-    if (!b.used.vmps.has(amp.vpid)) { b.used.vmps.add(amp.vpid); kept(b, 'VMP', 1 + vmp.sections); if (data.atc.has(amp.vpid)) kept(b, 'BNF'); }
-    const product = buildProduct(b, amp, vmp);
-    addPacks(b, product, amp, packs.get(amp.apid) ?? []);
-    kept(b, 'AMP');
-    yield product;
+export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<string, SubstanceEntry>, describe = true): Generator<ProductEntry> {
+  const records = new DmdRecords(data.files);
+  const b: Build = { data, records, log, substances, used: { isids: new Set(), vtms: new Set(), vmps: new Set(), vmpps: new Set() } };
+  try {
+    for (const [apid, key] of data.amps) {
+      const linked = linkAmp(b, apid, key);
+      if (!linked || !describe) continue;
+      const amp = records.amp(apid, key);
+      const product = buildProduct(b, amp, linked);
+      product.packs = linked.packs.map(({ key: pack, vmpp }) => buildPack(b, pack, vmpp, amp));
+      if (product.packs.length > 0 && product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
+      yield product;
+    }
+  } finally {
+    records.close();
   }
   kept(b, 'ingredient', b.used.isids.size);
   kept(b, 'VTM', b.used.vtms.size);
@@ -276,6 +304,7 @@ export function* dmdProducts(data: DmdData, log: ProblemLog, substances: Map<str
 
 /** Builds every product and their substances at once (the in-memory `parse`). */
 export function buildDmdProducts(data: DmdData, log: ProblemLog): { products: ProductEntry[]; substances: SubstanceEntry[] } {
+  linkPacks(data, log);
   const substances = new Map<string, SubstanceEntry>();
   const products = [...dmdProducts(data, log, substances)];
   return { products, substances: [...substances.values()] };

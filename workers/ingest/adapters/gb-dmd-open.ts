@@ -2,10 +2,12 @@
  * The dm+d release opened for a streamed ingest (what `drugref ingest gb-dmd` and the sync
  * worker run): the same snapshot, problems and file reports as `parseGbDmd` (gb-dmd.ts),
  * without holding the files or the snapshot in memory. The files are read from disk in blocks
- * into the small records the build needs (gb-dmd-read.ts); every product is then built once
- * and dropped, which settles the problems, the kept counts and the substances before anything
- * is written, and built again, one at a time, while the engine writes them. The second build
- * reads the same records in memory, so it cannot differ from the first.
+ * (gb-dmd-read.ts): the small tables the build looks up (lookup, ingredients, VTMs, VMPs,
+ * VMPPs) are kept, the AMPs, AMPPs and GTINs only as the ids that link them, their prices and
+ * their byte offsets. Every product is then linked from those keys alone, which settles the
+ * problems, the kept counts and the substances before anything is written, and built, one at
+ * a time, while the engine writes them: the AMP, AMPP and GTIN records are read again from
+ * their files (gb-dmd-records.ts), and must still carry the ids they were linked by.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
@@ -13,7 +15,7 @@ import type { StreamedAdapterResult } from '../input.ts';
 import { ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
 import { GB_DMD_SOURCE, reportsOf, requireCoreFiles } from './gb-dmd.ts';
-import { dmdProducts } from './gb-dmd-build.ts';
+import { dmdProducts, linkPacks } from './gb-dmd-build.ts';
 import { emptyDmdData, streamDmdFile } from './gb-dmd-read.ts';
 import type { RoleCount } from './gb-dmd-read.ts';
 
@@ -24,12 +26,13 @@ export async function openGbDmd(files: InputFile[]): Promise<StreamedAdapterResu
   const counts: RoleCount[] = [];
   for (const file of files) counts.push(await streamDmdFile(file, data, log));
   requireCoreFiles(data);
+  linkPacks(data, log);
   const substances = new Map<string, SubstanceEntry>();
-  // The first build reports unlinked records, counts what is kept and collects the substances; its products are dropped.
-  for (const _product of dmdProducts(data, log, substances)) { /* only its side effects are wanted */ }
+  // Linking every AMP reports unlinked records, counts what is kept and collects the substances, reading no record again.
+  for (const _product of dmdProducts(data, log, substances, false)) { /* only its side effects are wanted */ }
   const reports = reportsOf(counts);
   function* products(): Generator<ProductEntry> {
-    // The same records built again: its problems and counts were settled by the first build.
+    // Linked again while built: the problems and counts were settled above.
     const counted = new Map([...data.counts].map(([role, count]) => [role, { ...count }]));
     yield* dmdProducts({ ...data, counts: counted }, new ProblemLog(), new Map());
   }

@@ -45,38 +45,45 @@ export interface AmpRec {
 export interface AmppRec { appid: string; vppid: string; apid: string; name: string; line: number; invalid: boolean; legal?: string; disc?: string }
 export interface GtinRec { code: string; from?: string; to?: string }
 
-/** GTINs as one string: `code,from,to` per GTIN (dates may be empty), joined by `;`. */
-export function packGtins(recs: readonly GtinRec[]): string {
-  return recs.map((r) => `${r.code},${r.from ?? ''},${r.to ?? ''}`).join(';');
-}
-
-/** The GTINs `packGtins` packed. */
-export function unpackGtins(packed: string | undefined): GtinRec[] {
-  if (!packed) return [];
-  return packed.split(';').map((item) => {
-    const [code, from, to] = item.split(',');
-    return { code: code!, ...(from ? { from } : {}), ...(to ? { to } : {}) };
-  });
-}
+/** Where an AMP or AMPP was read (line) and lies in its file (byte offset): the record itself is read again when built. */
+export interface RecordKey { line: number; offset: number }
+/** An AMP's link to its VMP (all its checks and counts need), and whether it is out of scope. */
+export interface AmpKey extends RecordKey { vpid: string; invalid: boolean }
+/**
+ * A valid AMPP with the ids its links are checked by; once linked (gb-dmd-build.ts
+ * `linkPacks`), its list price and where its GTIN record lies (when it has a valid GTIN).
+ */
+export interface AmppKey extends RecordKey { appid: string; apid: string; vppid: string; price?: PenceRec; gtins?: number }
 
 /** Rows read and kept per input file (skipped = read − kept). */
 export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
 
-/** Everything the snapshot is built from, keyed by dm+d id. */
+/**
+ * Everything the snapshot is built from, keyed by dm+d id. AMPs, AMPPs and GTINs, a full
+ * release's largest files, are kept as keys and byte offsets only, and read again from their
+ * files one at a time while the products are built (gb-dmd-records.ts).
+ */
 export interface DmdData {
   lookup: Map<string, Map<string, string>>;
   ingredients: Map<string, string>;
   vtms: Map<string, { name: string; prev?: string; invalid: boolean }>;
   vmps: Map<string, VmpRec>;
   vmpps: Map<string, VmppRec>;
-  amps: Map<string, AmpRec>;
-  ampps: AmppRec[];
+  /** Every AMP by APID (the first of a repeated APID), in file order. */
+  amps: Map<string, AmpKey>;
+  /** The valid AMPPs in file order (emptied once linked into `packs`). */
+  ampps: AmppKey[];
+  /** List price of each AMPP (emptied once linked). */
   prices: Map<string, PenceRec>;
-  /** GTINs of each AMPP, packed by `packGtins` (a full release has one per pack: objects would cost three times as much). */
-  gtins: Map<string, string>;
+  /** Byte offset of the GTIN record of each AMPP that has a valid GTIN (emptied once linked). */
+  gtins: Map<string, number>;
+  /** The AMPPs of each AMP that are built as its packs, in file order, with their price and GTINs. */
+  packs: Map<string, AmppKey[]>;
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
   counts: Map<DmdRole, RoleCount>;
+  /** The file of each role, to read records again. */
+  files: Map<DmdRole, InputFile>;
 }
 
 interface Ctx { data: DmdData; log: ProblemLog; file: string; count: RoleCount }
@@ -117,7 +124,7 @@ function pence(rec: DmdRecord, field: string): number | undefined {
 }
 
 /** A malformed record: reported with its line and skipped. */
-class RowIssue extends Error {}
+export class RowIssue extends Error {}
 
 const flag = (rec: DmdRecord, field: string): boolean => (rec.fields[field] ?? '') !== '' && rec.fields[field] !== '0';
 const opt = (rec: DmdRecord, field: string): string | undefined => rec.fields[field] || undefined;
@@ -165,28 +172,41 @@ function readVmpp(rec: DmdRecord, data: DmdData): void {
   }
 }
 
-function readAmp(rec: DmdRecord, data: DmdData): void {
-  if (rec.tag !== 'AMP') return;
+/** The AMP of an AMP record; throws RowIssue when malformed. */
+export function ampRecord(rec: DmdRecord): AmpRec {
   const apid = sctId(rec, 'APID');
   if (!rec.fields.NM) throw new RowIssue(`AMP ${apid} has no NM`);
-  const first = data.amps.get(apid);
-  if (first) throw new RowIssue(`APID ${apid} repeats the AMP of line ${first.line}; the first is kept`);
-  data.amps.set(apid, {
+  return {
     apid, vpid: sctId(rec, 'VPID'), name: rec.fields.NM, desc: rec.fields.DESC ?? '', line: rec.line, invalid: flag(rec, 'INVALID'),
     // The specification spells it NM_PREV; NMPREV (the VMP spelling) is accepted too.
     prevName: opt(rec, 'NM_PREV') ?? opt(rec, 'NMPREV'), nameDate: isoDay(rec.fields.NMDT), supplier: opt(rec, 'SUPPCD'),
     licAuth: opt(rec, 'LIC_AUTHCD'), avail: opt(rec, 'AVAIL_RESTRICTCD'), ema: flag(rec, 'EMA'), parallel: flag(rec, 'PARALLEL_IMPORT'),
-  });
+  };
+}
+
+function readAmp(rec: DmdRecord, data: DmdData): void {
+  if (rec.tag !== 'AMP') return;
+  const amp = ampRecord(rec);
+  const first = data.amps.get(amp.apid);
+  if (first) throw new RowIssue(`APID ${amp.apid} repeats the AMP of line ${first.line}; the first is kept`);
+  data.amps.set(amp.apid, { line: rec.line, offset: rec.offset, vpid: amp.vpid, invalid: amp.invalid });
+}
+
+/** The AMPP of an AMPP record; throws RowIssue when malformed. */
+export function amppRecord(rec: DmdRecord): AmppRec {
+  const appid = sctId(rec, 'APPID');
+  if (!rec.fields.NM) throw new RowIssue(`AMPP ${appid} has no NM`);
+  return {
+    appid, vppid: sctId(rec, 'VPPID'), apid: sctId(rec, 'APID'), name: rec.fields.NM, line: rec.line,
+    invalid: flag(rec, 'INVALID'), legal: opt(rec, 'LEGAL_CATCD'), disc: opt(rec, 'DISCCD'),
+  };
 }
 
 function readAmpp(rec: DmdRecord, data: DmdData): void {
   if (rec.tag === 'AMPP') {
-    const appid = sctId(rec, 'APPID');
-    if (!rec.fields.NM) throw new RowIssue(`AMPP ${appid} has no NM`);
-    data.ampps.push({
-      appid, vppid: sctId(rec, 'VPPID'), apid: sctId(rec, 'APID'), name: rec.fields.NM, line: rec.line,
-      invalid: flag(rec, 'INVALID'), legal: opt(rec, 'LEGAL_CATCD'), disc: opt(rec, 'DISCCD'),
-    });
+    const ampp = amppRecord(rec);
+    // Invalid AMPPs are out of scope (as invalid AMPs): never built, never checked for repeats.
+    if (!ampp.invalid) data.ampps.push({ appid: ampp.appid, apid: ampp.apid, vppid: ampp.vppid, line: rec.line, offset: rec.offset });
   } else if (rec.tag === 'PRICE_INFO') {
     const appid = sctId(rec, 'APPID');
     const price = pence(rec, 'PRICE');
@@ -196,17 +216,25 @@ function readAmpp(rec: DmdRecord, data: DmdData): void {
   }
 }
 
-function readGtin(rec: DmdRecord, ctx: Ctx): void {
+/** The AMPPID of a GTIN record and its valid GTINs; `onInvalid` hears of each malformed one. */
+export function gtinRecords(rec: DmdRecord, onInvalid: (message: string) => void = () => undefined): { appid: string; gtins: GtinRec[] } {
   const appid = sctId(rec, 'AMPPID');
-  const recs: GtinRec[] = [];
+  const gtins: GtinRec[] = [];
   for (const group of rec.groups.filter((g) => g.tag === 'GTINDATA')) {
     const raw = group.fields.GTIN ?? '';
     // GTINs are 13 or 14 digits; a 14-digit one with indicator 0 is the same pack as its 13 digits.
     const code = /^\d{13,14}$/.test(raw) ? normaliseGtin(raw) : null;
-    if (!code) ctx.log.add(ctx.file, rec.line, `GTIN "${raw}" of AMPP ${appid} is not a valid 13 or 14-digit GTIN`);
-    else recs.push({ code, from: isoDay(group.fields.STARTDT), to: isoDay(group.fields.ENDDT) });
+    if (!code) onInvalid(`GTIN "${raw}" of AMPP ${appid} is not a valid 13 or 14-digit GTIN`);
+    else gtins.push({ code, from: isoDay(group.fields.STARTDT), to: isoDay(group.fields.ENDDT) });
   }
-  ctx.data.gtins.set(appid, packGtins(recs));
+  return { appid, gtins };
+}
+
+function readGtin(rec: DmdRecord, ctx: Ctx): void {
+  const { appid, gtins } = gtinRecords(rec, (message) => ctx.log.add(ctx.file, rec.line, message));
+  // The last record of an AMPP wins; one without a valid GTIN leaves none to read again.
+  if (gtins.length > 0) ctx.data.gtins.set(appid, rec.offset);
+  else ctx.data.gtins.delete(appid);
 }
 
 function readLookup(rec: DmdRecord, ctx: Ctx): void {
@@ -244,7 +272,8 @@ export interface DmdFileReader {
 }
 
 /** The reader of one release file into `data`; refuses a root that is not a dm+d root or whose role was already given. */
-export function dmdFileReader(name: string, d: DmdData, log: ProblemLog): DmdFileReader {
+export function dmdFileReader(input: InputFile, d: DmdData, log: ProblemLog): DmdFileReader {
+  const { name } = input;
   let count: RoleCount | undefined;
   return {
     onRoot(root) {
@@ -254,6 +283,7 @@ export function dmdFileReader(name: string, d: DmdData, log: ProblemLog): DmdFil
       if (other) throw new FileRejectedError(name, `a second ${known.role} file (the first is ${other.file})`);
       count = { file: name, role: known.role, read: 0, kept: 0 };
       d.counts.set(known.role, count);
+      d.files.set(known.role, input);
       return known.depth;
     },
     onRecord(rec) {
@@ -272,14 +302,14 @@ export function dmdFileReader(name: string, d: DmdData, log: ProblemLog): DmdFil
 
 /** Reads one release file (held in memory) into `data`. */
 export function readDmdFile(input: InputFile, d: DmdData, log: ProblemLog): RoleCount {
-  const reader = dmdFileReader(input.name, d, log);
+  const reader = dmdFileReader(input, d, log);
   readDmdRecords(input.name, input.content, reader.onRoot, reader.onRecord);
   return reader.count()!;
 }
 
 /** Reads one release file into `data` from disk in blocks (from memory when it has no path). */
 export async function streamDmdFile(input: InputFile, d: DmdData, log: ProblemLog): Promise<RoleCount> {
-  const reader = dmdFileReader(input.name, d, log);
+  const reader = dmdFileReader(input, d, log);
   for await (const rec of streamDmdRecords(input, reader.onRoot)) reader.onRecord(rec);
   const count = reader.count();
   if (!count) throw new FileRejectedError(input.name, 'no XML root element');
@@ -290,6 +320,6 @@ export async function streamDmdFile(input: InputFile, d: DmdData, log: ProblemLo
 export function emptyDmdData(): DmdData {
   return {
     lookup: new Map(), ingredients: new Map(), vtms: new Map(), vmps: new Map(), vmpps: new Map(), amps: new Map(),
-    ampps: [], prices: new Map(), gtins: new Map(), atc: new Map(), counts: new Map(),
+    ampps: [], prices: new Map(), gtins: new Map(), packs: new Map(), atc: new Map(), counts: new Map(), files: new Map(),
   };
 }

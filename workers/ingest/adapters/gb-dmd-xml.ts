@@ -22,6 +22,8 @@ export interface DmdRecord {
   fields: Record<string, string>;
   /** Child elements that have children of their own (GTIN file: GTINDATA). */
   groups: Array<{ tag: string; fields: Record<string, string> }>;
+  /** Byte offset of the record in its file (byte-cursor.ts), to read it again. */
+  offset: number;
 }
 
 /** Called with the root element's name; returns the depth of record elements (root = 1) or throws to refuse the file. */
@@ -31,10 +33,11 @@ function fieldsOf(elements: readonly XmlElement[]): Record<string, string> {
   return Object.fromEntries(elements.map((e) => [e.name, e.text.trim()]));
 }
 
-function toRecord(element: XmlElement, section: string): DmdRecord {
+/** The record of an element (also of one read again from its offset: xml-reread.ts). */
+export function toRecord(element: XmlElement, section: string): DmdRecord {
   const fields = fieldsOf(element.children.filter((c) => c.children.length === 0));
   const groups = element.children.filter((c) => c.children.length > 0).map((c) => ({ tag: c.name, fields: fieldsOf(c.children) }));
-  return { tag: element.name, section, line: element.line, fields, groups };
+  return { tag: element.name, section, line: element.line, fields, groups, offset: element.offset ?? -1 };
 }
 
 /**
@@ -46,6 +49,7 @@ export function readDmdRecords(file: string, content: Buffer, onRoot: RootHandle
   let depth = 0;
   let section = '';
   streamXmlRecords(file, content, {
+    offsets: true,
     onOpen(name, ancestors) {
       if (ancestors.length === 0) depth = onRoot(name);
     },
@@ -68,6 +72,7 @@ export async function* streamDmdRecords(file: InputFile, onRoot: RootHandler): A
   // Records of one block are yielded after it is scanned, so each one's section is queued as it opens.
   const sections: string[] = [];
   const records = xmlFileRecords(file, {
+    offsets: true,
     onRoot(name) { depth = onRoot(name); },
     isRecord(_name, ancestors) {
       if (ancestors.length + 1 !== depth) return false;

@@ -8,6 +8,7 @@
 import type { SaxesParser } from 'saxes';
 import { FileRejectedError, decodeWindows1252 } from './common.ts';
 import type { InputFile } from './common.ts';
+import { ByteCursor, xmlEncodingOf } from './byte-cursor.ts';
 import { openInput } from './line-stream.ts';
 import { recordScanner } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
@@ -18,11 +19,14 @@ export interface FileRecordSpec {
   onRoot(name: string, attributes: Record<string, string>): void;
   /** True when the element opening under `ancestors` (local names, root first) is a record. */
   isRecord(name: string, ancestors: readonly string[]): boolean;
+  /** Note each record's byte offset (`XmlElement.offset`), to read it again later (xml-reread.ts). */
+  offsets?: boolean;
 }
 
 /** A parser that pushes each completed record onto `out`. */
-function recordParser(file: InputFile, spec: FileRecordSpec, out: XmlElement[]): SaxesParser {
+function recordParser(file: InputFile, spec: FileRecordSpec, out: XmlElement[], bytes?: ByteCursor): SaxesParser {
   return recordScanner(file.name, {
+    bytes,
     onOpen(name, ancestors, attributes) {
       if (ancestors.length === 0) spec.onRoot(name, attributes);
     },
@@ -31,36 +35,42 @@ function recordParser(file: InputFile, spec: FileRecordSpec, out: XmlElement[]):
   });
 }
 
-/** Single-byte encodings older exports declare (the dm+d lookup file: ISO-8859-1); Windows-1252 decoding serves them all. */
-const LATIN = /^(iso-?8859-1|latin-?1|windows-1252|cp1252)$/;
-
 /**
  * A block decoder chosen from the first block: Windows-1252 when the XML declaration names a
  * Latin encoding and no UTF-8 byte-order mark says otherwise, else UTF-8. A single-byte
  * encoding decodes block by block; UTF-8 keeps a character split between blocks for the next.
+ * With `offsets`, each decoded block also goes to a ByteCursor for the parser.
  */
-function blockDecoder(first: Buffer): (bytes: Buffer | null) => string {
-  const bom = first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf;
-  const declared = /^[^>]*\bencoding\s*=\s*["']([\w.-]+)["']/.exec(first.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase();
-  if (!bom && declared && LATIN.test(declared)) return (bytes) => (bytes ? decodeWindows1252(bytes) : '');
+function blockDecoder(file: string, first: Buffer, offsets: boolean): { decode: (bytes: Buffer | null) => string; bytes?: ByteCursor } {
+  const { latin, bom } = xmlEncodingOf(first);
+  const bytes = offsets ? new ByteCursor(latin, bom ? 3 : 0) : undefined;
   const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
-  return (bytes) => (bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode());
+  const decode = (block: Buffer | null): string => {
+    const text = latin ? (block ? decodeWindows1252(block) : '') : block ? decoder.decode(block, { stream: true }) : decoder.decode();
+    bytes?.push(text);
+    return text;
+  };
+  return { decode, bytes };
 }
 
 /** The records of `file` in document order; a file that is not well-formed XML (UTF-8 or a declared Latin encoding) is rejected. */
 export async function* xmlFileRecords(file: InputFile, spec: FileRecordSpec): AsyncGenerator<XmlElement> {
   const ready: XmlElement[] = [];
-  const parser = recordParser(file, spec, ready);
+  let parser: SaxesParser | undefined;
   let decode: ((bytes: Buffer | null) => string) | undefined;
   let empty = true;
   for await (const block of openInput(file)) {
     empty &&= (block as Buffer).length === 0;
-    decode ??= blockDecoder(block as Buffer);
-    parser.write(decode(block as Buffer));
+    if (!decode) {
+      const chosen = blockDecoder(file.name, block as Buffer, spec.offsets ?? false);
+      decode = chosen.decode;
+      parser = recordParser(file, spec, ready, chosen.bytes);
+    }
+    parser!.write(decode(block as Buffer));
     yield* ready.splice(0);
   }
-  if (decode) parser.write(decode(null));
-  parser.close();
+  if (decode) parser!.write(decode(null));
+  (parser ?? recordParser(file, spec, ready)).close();
   yield* ready.splice(0);
   if (empty) throw new FileRejectedError(file.name, 'empty file: no XML root element');
 }

@@ -7,6 +7,7 @@
  */
 import { SaxesParser } from 'saxes';
 import { FileRejectedError, decodeWindows1252 } from './common.ts';
+import { ByteCursor, xmlEncodingOf } from './byte-cursor.ts';
 
 /** An element of a record: local name (namespace prefix dropped), attributes, children, text and start line. */
 export interface XmlElement {
@@ -15,6 +16,8 @@ export interface XmlElement {
   children: XmlElement[];
   text: string;
   line: number;
+  /** Byte offset of a record in its file (just after the tag before it), when its scanner was given a ByteCursor: xml-reread.ts reads it again from there. */
+  offset?: number;
 }
 
 /** What the caller decides for each element that opens. */
@@ -24,6 +27,8 @@ export interface XmlRecordHandlers {
   /** True when the element opening here is a record (checked only outside records). */
   isRecord(name: string, ancestors: readonly string[]): boolean;
   onRecord(record: XmlElement, line: number): void;
+  /** Note each record's byte offset (`XmlElement.offset`), to read it again later (xml-reread.ts). */
+  offsets?: boolean;
 }
 
 /** Decoded chunk size: large enough for speed, small enough to keep memory flat. */
@@ -65,6 +70,8 @@ export interface RecordScan {
   startsRecord(name: string, ancestors: readonly string[]): boolean;
   /** A record element, closed, as a small tree. */
   onRecord(element: XmlElement): void;
+  /** Given (fed each decoded block before the parser), every record gets its byte offset. */
+  bytes?: ByteCursor;
 }
 
 /**
@@ -77,6 +84,10 @@ export function recordScanner(file: string, scan: RecordScan): SaxesParser {
   const parser = new SaxesParser({ position: true });
   const ancestors: string[] = [];
   const stack: XmlElement[] = [];
+  // Byte offsets (with `scan.bytes`): the end of the tag before the current one, of the current one, and where the open record starts.
+  let before = 0;
+  let after = 0;
+  let start = 0;
   parser.on('error', (error) => {
     throw new FileRejectedError(file, `not well-formed XML at line ${parser.line}: ${error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}`);
   });
@@ -84,8 +95,11 @@ export function recordScanner(file: string, scan: RecordScan): SaxesParser {
     const name = localName(tag.name);
     const attributes: Record<string, string> = {};
     for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
+    if (scan.bytes) [before, after] = [after, scan.bytes.byteAt(parser.position)];
     scan.onOpen?.(name, ancestors, attributes);
     if (stack.length > 0 || scan.startsRecord(name, ancestors)) {
+      // A record's offset is just after the tag before it, so only whitespace or comments come before its start tag.
+      if (stack.length === 0) start = before;
       const element: XmlElement = { name, attributes, children: [], text: '', line: parser.line };
       stack.at(-1)?.children.push(element);
       stack.push(element);
@@ -101,9 +115,17 @@ export function recordScanner(file: string, scan: RecordScan): SaxesParser {
   parser.on('closetag', () => {
     ancestors.pop();
     const element = stack.pop();
-    if (!element) return;
+    if (!element) {
+      if (scan.bytes) after = scan.bytes.byteAt(parser.position);
+      return;
+    }
     element.text = detached(element.text);
-    if (stack.length === 0) scan.onRecord(element);
+    if (stack.length > 0) return;
+    if (scan.bytes) {
+      after = scan.bytes.byteAt(parser.position);
+      element.offset = start;
+    }
+    scan.onRecord(element);
   });
   return parser;
 }
@@ -134,7 +156,11 @@ export function attrOf(element: XmlElement | undefined, name: string): string {
  */
 export function streamXmlRecords(file: string, content: Buffer, handlers: XmlRecordHandlers): string {
   let root = '';
+  const decode = chunkDecoder(file, content);
+  const { latin, bom } = xmlEncodingOf(content);
+  const bytes = handlers.offsets ? new ByteCursor(latin, bom ? 3 : 0) : undefined;
   const parser = recordScanner(file, {
+    bytes,
     onOpen(name, ancestors, attributes) {
       if (root === '') root = name;
       handlers.onOpen?.(name, ancestors, attributes);
@@ -142,10 +168,11 @@ export function streamXmlRecords(file: string, content: Buffer, handlers: XmlRec
     startsRecord: (name, ancestors) => handlers.isRecord(name, ancestors),
     onRecord: (element) => handlers.onRecord(element, element.line),
   });
-  const decode = chunkDecoder(file, content);
   for (let offset = 0; offset < content.length; offset += CHUNK_BYTES) {
     const end = Math.min(offset + CHUNK_BYTES, content.length);
-    parser.write(decode(content.subarray(offset, end), end === content.length));
+    const text = decode(content.subarray(offset, end), end === content.length);
+    bytes?.push(text);
+    parser.write(text);
   }
   parser.close();
   if (root === '') throw new FileRejectedError(file, 'no XML root element');
