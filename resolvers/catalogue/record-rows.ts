@@ -77,8 +77,11 @@ const ONE = 'ARRAY[rq.rep]';
 /**
  * The record statement over `requested`, a statement yielding `requested` (the id asked
  * for), `rep` (its representative product) and `pack_id` (the pack a code matched, else null).
+ * Each record comes back as one JSON value (`record`): the driver then parses one column with
+ * JSON.parse instead of fifty through their type parsers, a third of its cost per record
+ * (its columns are JSON-shaped already: text dates, float8 numbers, text arrays).
  */
-const recordStatement = (requested: string) => `SELECT rq.requested, rq.pack_id, ${PRODUCT_COLUMNS},
+const recordStatement = (requested: string) => `SELECT row_to_json(r) AS record FROM (SELECT rq.requested, rq.pack_id, ${PRODUCT_COLUMNS},
     ${rowsOf(RECORD_SQL.ingredients(ONE))} AS ingredients,
     ${rowsOf(RECORD_SQL.identifiers(ONE))} AS identifiers,
     ${rowsOf(RECORD_SQL.packs(ONE))} AS packs,
@@ -93,7 +96,7 @@ const recordStatement = (requested: string) => `SELECT rq.requested, rq.pack_id,
                ARRAY(SELECT coalesce(own.merged_into, own.id) FROM products q JOIN packs own ON own.product_id = q.id
                       WHERE q.id = w.rep OR q.merged_into = w.rep) AS packs
           FROM (${requested}) w) rq
-  JOIN products p ON p.id = rq.rep`;
+  JOIN products p ON p.id = rq.rep) r`;
 
 /** By ids ($1, an array): a merged row's id answers with its representative. */
 const BY_IDS = recordStatement(`SELECT m.id AS requested, coalesce(m.merged_into, m.id) AS rep, NULL::uuid AS pack_id
@@ -143,9 +146,9 @@ export const RECORD_STATEMENTS = { byOneId: BY_ONE_ID, byIds: BY_IDS, byCode: BY
 export async function loadDrugRecords(db: Queryable, ids: readonly string[]): Promise<Array<DrugRecordRows | null>> {
   // Prepared: the text never changes, so PostgreSQL parses it once per connection.
   const { rows } = ids.length === 1
-    ? await db.query<RecordQueryRow>(BY_ONE_ID, [ids[0], FACT_KEYS], { prepare: true })
-    : await db.query<RecordQueryRow>(BY_IDS, [ids, FACT_KEYS], { prepare: true });
-  const byId = new Map(rows.map((r) => [r.requested, toRecord(r)]));
+    ? await db.query<{ record: RecordQueryRow }>(BY_ONE_ID, [ids[0], FACT_KEYS], { prepare: true })
+    : await db.query<{ record: RecordQueryRow }>(BY_IDS, [ids, FACT_KEYS], { prepare: true });
+  const byId = new Map(rows.map(({ record }) => [record.requested, toRecord(record)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
@@ -155,9 +158,9 @@ export async function loadDrugRecords(db: Queryable, ids: readonly string[]): Pr
  */
 export async function loadDrugRecordByCode(db: Queryable, system: string, code: string): Promise<DrugRecordRows | null> {
   const normalised = normaliseLookup(system, code);
-  const { rows } = await db.query<RecordQueryRow>(BY_CODE, [storedSystems(system), FACT_KEYS, normalised], { prepare: true });
+  const { rows } = await db.query<{ record: RecordQueryRow }>(BY_CODE, [storedSystems(system), FACT_KEYS, normalised], { prepare: true });
   const row = rows[0];
-  return row ? toRecord(row) : null;
+  return row ? toRecord(row.record) : null;
 }
 
 /** Fills the request's loaders with a record's rows (keys already loaded keep their value). */
