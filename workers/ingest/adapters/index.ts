@@ -9,6 +9,7 @@ import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts'
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
+import { openChRefdataFiles } from './ch-refdata-open.ts';
 import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
 import { CH_ZURROSE_FILE, parseChZurrose } from './ch-zurrose.ts';
 import { FileRejectedError, findFile } from './common.ts';
@@ -152,6 +153,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Swiss Refdata article XML (Refdata.Articles.xml: Article/MedicinalProduct/PackagedProduct, or the older ARTICLE/ITEM; pharma and non-pharma files together)',
     files: [CH_REFDATA_FILE],
     parse: async (files) => parseChRefdataFiles(files),
+    open: (files) => openChRefdataFiles(files),
   },
   {
     id: 'ch-swissmedic',
