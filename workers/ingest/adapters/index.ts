@@ -6,6 +6,7 @@
 import type { StreamedAdapterResult } from '../input.ts';
 import type { AdapterResult } from '../snapshot.ts';
 import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
+import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
@@ -147,6 +148,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Elexis Artikelstamm v5 XML (ARTIKELSTAMM: PRODUCTS, LIMITATIONS, ITEMS)',
     files: [CH_ARTIKELSTAMM_FILE],
     parse: parseSingle(CH_ARTIKELSTAMM_FILE, parseChArtikelstamm),
+    open: (files) => openChArtikelstamm(files),
   },
   {
     id: 'ch-refdata',
