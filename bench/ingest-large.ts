@@ -7,7 +7,8 @@
  * (default; N products, default 100 000, 2 packages each: the real directory has about 110 000
  * products and 250 000 packages) or `gb-dmd` (N AMPs, default 150 000, with about 25 000 VMPs
  * and 180 000 AMPPs: bench/dmd-release.ts) or `us-openfda-ndc` (N records, default 130 000, with 2
- * packages each: bench/openfda-release.ts). Then runs the real CLI in a child process under GNU
+ * packages each: bench/openfda-release.ts) or `ch-refdata` (N articles, default 150 000:
+ * bench/refdata-release.ts) or `ch-artikelstamm` (N items, default 150 000: bench/artikelstamm-release.ts). Then runs the real CLI in a child process under GNU
  * time twice: the first ingest inserts everything, the second finds nothing changed. Prints wall
  * seconds, CPU seconds, the child's peak RSS and the records the adapter read and kept per file.
  * Without --database-url it uses a fresh embedded database. `--keep DIR` writes the release into
@@ -23,6 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeDmdRelease } from './dmd-release.ts';
 import { writeOpenFdaDownload } from './openfda-release.ts';
+import { writeRefdataArticles } from './refdata-release.ts';
+import { writeArtikelstammFile } from './artikelstamm-release.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -90,6 +93,22 @@ const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: num
       const path = join(dir, 'drug-ndc-0001-of-0001.json');
       await writeOpenFdaDownload(path, n);
       return { adapter: 'us-openfda-ndc', files: [path], label: `openFDA drug/ndc download: ${n} records, ${2 * n} packages` };
+    },
+  },
+  'ch-refdata': {
+    size: 150_000,
+    async write(dir, n) {
+      const path = join(dir, 'Refdata.Articles.xml');
+      await writeRefdataArticles(path, n);
+      return { adapter: 'ch-refdata', files: [path], label: `Refdata article file: ${n} articles` };
+    },
+  },
+  'ch-artikelstamm': {
+    size: 150_000,
+    async write(dir, n) {
+      const path = join(dir, 'artikelstamm.xml');
+      await writeArtikelstammFile(path, n);
+      return { adapter: 'ch-artikelstamm', files: [path], label: `Elexis Artikelstamm v5: ${n} items` };
     },
   },
 };
