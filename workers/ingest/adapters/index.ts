@@ -32,6 +32,7 @@ import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
+import { openUsSpl } from './us-spl-open.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
 import { AT_EKO_FILE, AT_EKO_OPTIONAL_FILES, parseAtEko } from './at-eko.ts';
@@ -122,6 +123,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'FDA SPL documents (HL7 v3 XML, one or more): products, active ingredients (UNII), NDC packages',
     files: [SPL_FILE],
     parse: async (files) => parseUsSpl(files),
+    open: (files) => openUsSpl(files),
   },
   {
     id: 'fr-bdpm',
