@@ -73,8 +73,9 @@ function item(i: number, products: number): string {
   if (wrongCheck) gtin = `${gtin.slice(0, 12)}${(Number(gtin[12]) + 1) % 10}`;
   return block('        ', 'ITEM', [
     ['GTIN', gtin], ['PHAR', String(1000000 + i).padStart(7, '0')], ['SALECD', salecd], ['DSCR', `Kühlkompresse Gel für Säuglinge Nr. ${i}`],
-    ['DSCRF', `Compresse froide gel pour nourrissons n° ${i}`], ['PPUB', price], ['PKG_SIZE', 1 + (i % 5)], ['MEASURE', 'Stk'],
-  ], ' PHARMATYPE="N"');
+    ['DSCRF', `Compresse froide gel pour nourrissons n° ${i}`], ['COMP', ''], ['PPUB', price], ['PKG_SIZE', 1 + (i % 5)], ['MEASURE', 'Stk'],
+    ['MEASUREF', 'pce'],
+  ], ' PHARMATYPE="N"').replace('<COMP/>', `<COMP>\n                <NAME>${esc(HOLDERS[i % HOLDERS.length]!)}</NAME>\n                <GLN>${7601001000000 + (i % 97)}</GLN>\n            </COMP>`);
 }
 
 /** The file's text in pieces, `n` items. */
