@@ -7,7 +7,7 @@
  * one, two package NDCs (one nested in a carton), the route, the approval and the marketing
  * act. A few products are malformed (a product code that is no NDC, an ingredient code that
  * is no UNII) and a few repeat a product or package NDC of an earlier document.
- * DailyMed's human prescription labels are about 45 000 documents.
+ * DailyMed's human prescription labels alone are tens of thousands of documents.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
