@@ -8,7 +8,8 @@
  * products and 250 000 packages) or `gb-dmd` (N AMPs, default 150 000, with about 25 000 VMPs
  * and 180 000 AMPPs: bench/dmd-release.ts) or `us-openfda-ndc` (N records, default 130 000, with 2
  * packages each: bench/openfda-release.ts) or `us-rxnorm` (N drugs, default 80 000, with about 6 NDCs
- * each in 3 M RXNSAT lines: bench/rxnorm-release.ts). Then runs the real CLI in a child process under GNU
+ * each in 3 M RXNSAT lines: bench/rxnorm-release.ts) or `ch-refdata` (N articles, default 150 000:
+ * bench/refdata-release.ts) or `ch-artikelstamm` (N items, default 150 000: bench/artikelstamm-release.ts). Then runs the real CLI in a child process under GNU
  * time twice: the first ingest inserts everything, the second finds nothing changed. Prints wall
  * seconds, CPU seconds, the child's peak RSS and the records the adapter read and kept per file.
  * Without --database-url it uses a fresh embedded database. `--keep DIR` writes the release into
@@ -25,6 +26,8 @@ import { parseArgs } from 'node:util';
 import { writeDmdRelease } from './dmd-release.ts';
 import { writeOpenFdaDownload } from './openfda-release.ts';
 import { writeRxnormRelease } from './rxnorm-release.ts';
+import { writeRefdataArticles } from './refdata-release.ts';
+import { writeArtikelstammFile } from './artikelstamm-release.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -99,8 +102,23 @@ const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: num
   'us-rxnorm': {
     size: 80_000,
     async write(dir, n) {
-      // The skipped-rows guard counts the lines out of scope (other sources, other attributes: 83 %) as malformed.
       return { adapter: 'us-rxnorm', files: await writeRxnormRelease(dir, n), label: `RxNorm release: ${n} drugs, about ${6 * n} RxNorm NDCs` };
+    },
+  },
+  'ch-refdata': {
+    size: 150_000,
+    async write(dir, n) {
+      const path = join(dir, 'Refdata.Articles.xml');
+      await writeRefdataArticles(path, n);
+      return { adapter: 'ch-refdata', files: [path], label: `Refdata article file: ${n} articles` };
+    },
+  },
+  'ch-artikelstamm': {
+    size: 150_000,
+    async write(dir, n) {
+      const path = join(dir, 'artikelstamm.xml');
+      await writeArtikelstammFile(path, n);
+      return { adapter: 'ch-artikelstamm', files: [path], label: `Elexis Artikelstamm v5: ${n} items` };
     },
   },
 };

@@ -37,6 +37,16 @@ const V5_NAMESPACE = 'http://elexis.ch/Elexis_Artikelstamm_v5';
 /** SUBSTANCE placeholder oddb2xml writes for multi-ingredient products. */
 const NO_SUBSTANCE = /^verschiedene kombinationen$/i;
 
+/** The record elements: `parent/name`. */
+export const ARTIKELSTAMM_RECORDS = ['PRODUCTS/PRODUCT', 'LIMITATIONS/LIMITATION', 'ITEMS/ITEM'];
+
+/** Refuses a root that is not an Artikelstamm v5 document. */
+export function checkRoot(file: string, name: string, attributes: Record<string, string>): void {
+  if (name !== 'ARTIKELSTAMM') throw new FileRejectedError(file, 'root element is not <ARTIKELSTAMM>');
+  const ns = attributes.xmlns;
+  if (ns !== undefined && ns !== V5_NAMESPACE) throw new FileRejectedError(file, `namespace ${ns} is not Artikelstamm v5`);
+}
+
 interface Context {
   file: string;
   log: ProblemLog;
@@ -71,37 +81,69 @@ function newProduct(key: string, name: string, prodno: string | null): ProductEn
   };
 }
 
-function onProduct(node: XmlElement, ctx: Context): void {
+/** PRODNO of a PRODUCT; a RowError when it is no product number. */
+export function prodnoOf(node: XmlElement): string {
   const prodno = textOf(node, 'PRODNO');
   if (!/^\d+$/.test(prodno)) throw new RowError(`PRODNO "${prodno}" is not a product number`);
-  if (ctx.products.has(prodno)) throw new RowError(`PRODNO ${prodno} appears twice`);
+  return prodno;
+}
+
+/** A PRODUCT (whose PRODNO is checked) as a product without packs, and the code of its BAG limitation. */
+export function readProduct(node: XmlElement, prodno: string, substances: Map<string, SubstanceEntry>): { product: ProductEntry; limitation: string } {
   const product = newProduct(prodno, textOf(node, 'DSCR') || textOf(node, 'DSCRF') || prodno, prodno);
-  product.ingredients = ingredients(node, ctx.substances);
+  product.ingredients = ingredients(node, substances);
   const atc = textOf(node, 'ATC').toUpperCase();
   if (atcLevel(atc) !== null) product.atc_code = atc;
   if (textOf(node, 'SALECD') === 'I') product.marketing_status = 'withdrawn';
-  const limitation = textOf(node, 'LIMNAMEBAG');
+  return { product, limitation: textOf(node, 'LIMNAMEBAG') };
+}
+
+function onProduct(node: XmlElement, ctx: Context): void {
+  const prodno = prodnoOf(node);
+  if (ctx.products.has(prodno)) throw new RowError(`PRODNO ${prodno} appears twice`);
+  const { product, limitation } = readProduct(node, prodno, ctx.substances);
   if (limitation) ctx.productLimitation.set(prodno, limitation);
   ctx.products.set(prodno, product);
 }
 
-function onLimitation(node: XmlElement, ctx: Context): void {
+/** A LIMITATION: its code and its SL limitation. */
+export function readLimitation(node: XmlElement): { code: string; entry: SlLimitation } {
   const code = textOf(node, 'LIMNAMEBAG');
   if (code === '') throw new RowError('LIMITATION has no LIMNAMEBAG');
   const entry: SlLimitation = { code, text: plain(textOf(node, 'DSCR') || textOf(node, 'DSCRF')), level: 'preparation' };
   const points = parseDecimal(textOf(node, 'LIMITATION_PTS'));
   if (points !== null) entry.value = points;
+  return { code, entry };
+}
+
+function onLimitation(node: XmlElement, ctx: Context): void {
+  const { code, entry } = readLimitation(node);
   ctx.limitations.set(code, entry);
+}
+
+/** The key of the product an item belongs to: its PRODNO, or its pack's for a non-pharma article. */
+export const productKeyOf = (read: ItemRead): string => read.prodno ?? read.pack.key;
+
+/** A product of its own for an item whose PRODNO names no product (or a non-pharma article). */
+export function itemProduct(read: ItemRead): ProductEntry {
+  const key = productKeyOf(read);
+  const product = newProduct(key, read.name || key, read.prodno);
+  if (!read.prodno) product.attributes = { pharmatype: 'N' };
+  return product;
+}
+
+/** What an item adds to its product besides its pack: the holder and the generic flag, from the first item that has them. */
+export function joinItem(product: ProductEntry, read: ItemRead): void {
+  if (!product.holder && read.holder) product.holder = read.holder;
+  if (product.generic === undefined && (read.genericType === 'G' || read.genericType === 'O')) product.generic = read.genericType === 'G';
 }
 
 /** The product an item belongs to: its PRODNO's, or one of its own for a non-pharma article. */
 function productFor(read: ItemRead, ctx: Context): ProductEntry {
-  const key = read.prodno ?? read.pack.key;
-  let product = ctx.products.get(key);
+  let product = ctx.products.get(productKeyOf(read));
   if (!product) {
-    product = newProduct(key, read.name || key, read.prodno);
-    if (!read.prodno) product.attributes = { pharmatype: 'N' };
-    ctx.products.set(key, product);
+    product = itemProduct(read);
+    ctx.products.set(product.key, product);
   }
   return product;
 }
@@ -113,23 +155,30 @@ function onItem(node: XmlElement, ctx: Context): void {
   ctx.packKeys.add(read.pack.key);
   const product = productFor(read, ctx);
   product.packs.push(read.pack);
-  if (!product.holder && read.holder) product.holder = read.holder;
-  if (product.generic === undefined && (read.genericType === 'G' || read.genericType === 'O')) product.generic = read.genericType === 'G';
+  joinItem(product, read);
   ctx.items.kept += 1;
+}
+
+/** An SL pack with its product's BAG limitation. */
+export function limitPack(pack: PackEntry, limitation: SlLimitation | undefined): void {
+  if (!pack.sl || !limitation) return;
+  pack.sl.limitations = [limitation];
+  pack.sl.limitation = { ...pack.sl.limitation, text: limitation.text };
+}
+
+/** The dispensing category all of a product's packs share, if they share one. */
+export function commonCategory(categories: ReadonlySet<string | undefined>): string | undefined {
+  const [only] = categories;
+  return categories.size === 1 ? only : undefined;
 }
 
 /** Attaches each product's BAG limitation to its SL packs and sets the common dispensing category. */
 function finish(ctx: Context): ProductEntry[] {
   for (const product of ctx.products.values()) {
     const limitation = ctx.limitations.get(ctx.productLimitation.get(product.key) ?? '');
-    for (const pack of product.packs) {
-      if (!pack.sl || !limitation) continue;
-      pack.sl.limitations = [limitation];
-      pack.sl.limitation = { ...pack.sl.limitation, text: limitation.text };
-    }
-    const categories = new Set(product.packs.map((p: PackEntry) => p.dispensing_category));
-    const [only] = categories;
-    if (categories.size === 1 && only) product.dispensing_category = only;
+    for (const pack of product.packs) limitPack(pack, limitation);
+    const only = commonCategory(new Set(product.packs.map((p: PackEntry) => p.dispensing_category)));
+    if (only) product.dispensing_category = only;
   }
   return [...ctx.products.values()];
 }
@@ -148,11 +197,8 @@ export function parseChArtikelstamm(file: string, content: Buffer): AdapterResul
   };
   streamRecords(file, content, {
     roots: ['ARTIKELSTAMM'],
-    records: Object.keys(HANDLERS),
-    onRoot: (attrs) => {
-      const ns = attrs.xmlns;
-      if (ns !== undefined && ns !== V5_NAMESPACE) throw new FileRejectedError(file, `namespace ${ns} is not Artikelstamm v5`);
-    },
+    records: ARTIKELSTAMM_RECORDS,
+    onRoot: (attrs) => checkRoot(file, 'ARTIKELSTAMM', attrs),
     onRecord: (path, node, line) => {
       try {
         HANDLERS[path]!(node, ctx);

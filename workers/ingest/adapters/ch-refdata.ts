@@ -25,6 +25,7 @@ import type { InputFile } from './common.ts';
 import { itemArticle, simisArticle } from './ch-refdata-xml.ts';
 import type { RefdataArticle } from './ch-refdata-xml.ts';
 import { streamXmlRecords } from './xml-records.ts';
+import type { XmlElement } from './xml-records.ts';
 
 export const CH_REFDATA_FILE = 'Refdata.Articles.xml';
 
@@ -40,12 +41,24 @@ export const CH_REFDATA_SOURCE: SourceInfo = {
 /** The marker Swiss article lists put in the names of veterinary products. */
 export const VETERINARY_NAME = /\bad\s+us\.?\s*vet\b|\(vet\)/i;
 
-type Layout = 'ITEM' | 'Article';
+export type Layout = 'ITEM' | 'Article';
 
-interface Group {
+/**
+ * The words all of a product's names share from the start, kept as names arrive (the first
+ * name and how many of its words every later name repeats), so neither reader holds every name.
+ */
+export interface SharedWords {
+  first: string;
+  length: number;
+}
+
+/** A product being assembled from its articles: the product without packs and its names so far. */
+export interface Group {
   product: ProductEntry;
-  namesDe: string[];
-  namesFr: string[];
+  de: SharedWords | null;
+  fr: SharedWords | null;
+  /** True while every pack so far is withdrawn. */
+  withdrawn: boolean;
 }
 
 interface Context {
@@ -58,14 +71,14 @@ interface Context {
   kept: number;
 }
 
-interface Codes {
+export interface Codes {
   gtin: string | null;
   pharmacode: string | null;
   no8: string | null;
 }
 
 /** The article's codes, or the reason the article is malformed. */
-function codesOf(a: RefdataArticle): Codes | string {
+export function codesOf(a: RefdataArticle): Codes | string {
   if (a.type !== 'PHARMA' && a.type !== 'NONPHARMA') return `article type "${a.type}" is neither PHARMA nor NONPHARMA`;
   if (a.nameDe === '' && a.nameFr === '') return 'article has no name';
   const gtin = a.gtin === '' ? null : normaliseGtin(a.gtin);
@@ -79,13 +92,20 @@ function codesOf(a: RefdataArticle): Codes | string {
   return { gtin, pharmacode, no8 };
 }
 
-function buildPack(a: RefdataArticle, codes: Codes, key: string, ctx: Context): PackEntry {
+/** The keys of an article: its pack's (GTIN, else pharmacode) and its product's (5-digit Swissmedic number, else the pack's). */
+export function keysOf(codes: Codes): { pack: string; product: string } {
+  const pack = codes.gtin ?? `pharmacode:${codes.pharmacode!}`;
+  return { pack, product: codes.no8 ? codes.no8.slice(0, 5) : pack };
+}
+
+/** The article's pack; withdrawn when its DateStop is on or before the file's `generatedOn`. */
+export function buildPack(a: RefdataArticle, codes: Codes, key: string, generatedOn: string): PackEntry {
   const identifiers: Identifier[] = [];
   if (codes.gtin) identifiers.push({ system: 'gtin', code: codes.gtin });
   if (codes.pharmacode) identifiers.push({ system: 'pharmacode', code: codes.pharmacode });
   if (codes.no8) identifiers.push({ system: 'swissmedic_no', code: codes.no8 });
   const description = a.nameDe || a.nameFr;
-  const stopped = a.dateStop !== '' && ctx.generatedOn !== '' && a.dateStop <= ctx.generatedOn;
+  const stopped = a.dateStop !== '' && generatedOn !== '' && a.dateStop <= generatedOn;
   const pack: PackEntry = { key, description, identifiers, marketing_status: stopped ? 'withdrawn' : 'active' };
   if (a.category !== '') pack.dispensing_category = a.category;
   const quantity = leadingQuantity(description);
@@ -93,13 +113,36 @@ function buildPack(a: RefdataArticle, codes: Codes, key: string, ctx: Context): 
   return pack;
 }
 
-function newGroup(a: RefdataArticle, codes: Codes, key: string): Group {
+/** A product for the article that is the first of its key. */
+export function newGroup(a: RefdataArticle, codes: Codes, key: string): Group {
   const product: ProductEntry = {
     key, country: 'CH', product_name: '', identifiers: [], ingredients: [], packs: [], marketing_status: 'active',
   };
   if (codes.no8) product.identifiers.push({ system: 'swissmedic_no', code: codes.no8.slice(0, 5) });
   if (a.domain.toLowerCase().startsWith('vet') || (a.domain === '' && VETERINARY_NAME.test(a.nameDe))) product.veterinary = true;
-  return { product, namesDe: [], namesFr: [] };
+  return { product, de: null, fr: null, withdrawn: true };
+}
+
+function addName(state: SharedWords | null, name: string): SharedWords {
+  if (!state) return { first: name, length: name.trim().split(/\s+/).length };
+  const [first, words] = [state.first.trim().split(/\s+/), name.trim().split(/\s+/)];
+  let i = 0;
+  while (i < state.length && i < words.length && words[i] === first[i]) i += 1;
+  state.length = i;
+  return state;
+}
+
+/** What an article adds to its product besides its pack: codes of the product, holder, names. */
+export function joinArticle(group: Group, a: RefdataArticle, pack: PackEntry): void {
+  const { product } = group;
+  if (!product.atc_code && atcLevel(a.atc) !== null) product.atc_code = a.atc;
+  // ATCvet codes (Q + an ATC code) are not human ATC codes: kept as an attribute.
+  if (a.atc.startsWith('Q') && atcLevel(a.atc.slice(1)) !== null) product.attributes = { ...product.attributes, atcvet_code: a.atc };
+  if (!product.holder && a.holder !== '') product.holder = a.holder;
+  if (a.holderGln !== '' && !product.attributes?.holder_gln) product.attributes = { ...product.attributes, holder_gln: a.holderGln };
+  if (a.nameDe !== '') group.de = addName(group.de, a.nameDe);
+  if (a.nameFr !== '') group.fr = addName(group.fr, a.nameFr);
+  group.withdrawn &&= pack.marketing_status === 'withdrawn';
 }
 
 function addArticle(a: RefdataArticle, ctx: Context): void {
@@ -108,78 +151,100 @@ function addArticle(a: RefdataArticle, ctx: Context): void {
     ctx.log.add(ctx.file, a.line, codes);
     return;
   }
-  const packKey = codes.gtin ?? `pharmacode:${codes.pharmacode!}`;
-  if (ctx.packKeys.has(packKey)) return;
-  ctx.packKeys.add(packKey);
-  const productKey = codes.no8 ? codes.no8.slice(0, 5) : packKey;
-  let group = ctx.groups.get(productKey);
+  const keys = keysOf(codes);
+  if (ctx.packKeys.has(keys.pack)) return;
+  ctx.packKeys.add(keys.pack);
+  let group = ctx.groups.get(keys.product);
   if (!group) {
-    group = newGroup(a, codes, productKey);
-    ctx.groups.set(productKey, group);
+    group = newGroup(a, codes, keys.product);
+    ctx.groups.set(keys.product, group);
   }
-  const { product } = group;
-  if (!product.atc_code && atcLevel(a.atc) !== null) product.atc_code = a.atc;
-  // ATCvet codes (Q + an ATC code) are not human ATC codes: kept as an attribute.
-  if (a.atc.startsWith('Q') && atcLevel(a.atc.slice(1)) !== null) product.attributes = { ...product.attributes, atcvet_code: a.atc };
-  if (!product.holder && a.holder !== '') product.holder = a.holder;
-  if (a.holderGln !== '' && !product.attributes?.holder_gln) product.attributes = { ...product.attributes, holder_gln: a.holderGln };
-  if (a.nameDe !== '') group.namesDe.push(a.nameDe);
-  if (a.nameFr !== '') group.namesFr.push(a.nameFr);
-  product.packs.push(buildPack(a, codes, packKey, ctx));
+  const pack = buildPack(a, codes, keys.pack, ctx.generatedOn);
+  joinArticle(group, a, pack);
+  group.product.packs.push(pack);
   ctx.kept += 1;
 }
 
+const sharedText = (state: SharedWords): string => {
+  const words = state.first.trim().split(/\s+/);
+  return (state.length > 0 ? words.slice(0, state.length) : words).join(' ');
+};
+
 /** The words all names share from the start; the only name when there is one. */
 export function sharedName(names: string[]): string {
-  const [first, ...rest] = names.map((n) => n.trim().split(/\s+/));
-  if (!first) return '';
-  let length = first.length;
-  for (const words of rest) {
-    let i = 0;
-    while (i < length && i < words.length && words[i] === first[i]) i += 1;
-    length = i;
-  }
-  return (length > 0 ? first.slice(0, length) : first).join(' ');
+  const state = names.reduce<SharedWords | null>(addName, null);
+  return state ? sharedText(state) : '';
 }
 
-function finish(group: Group): ProductEntry {
+/** The product of a complete group: named by its packs' shared words, withdrawn when every pack is. */
+export function finish(group: Group): ProductEntry {
   const { product } = group;
-  product.product_name = sharedName(group.namesDe.length > 0 ? group.namesDe : group.namesFr);
-  if (group.namesFr.length > 0) product.attributes = { ...product.attributes, name_fr: sharedName(group.namesFr) };
-  if (product.packs.every((p) => p.marketing_status === 'withdrawn')) product.marketing_status = 'withdrawn';
+  const names = group.de ?? group.fr;
+  product.product_name = names ? sharedText(names) : '';
+  if (group.fr) product.attributes = { ...product.attributes, name_fr: sharedText(group.fr) };
+  if (group.withdrawn) product.marketing_status = 'withdrawn';
   return product;
 }
 
 const ROOTS = new Set(['Articles', 'ARTICLE', 'Envelope']);
 
+/**
+ * Where a Refdata file's articles sit, learnt as its elements open: the layout (from the root
+ * `Articles`, or an `ARTICLE` inside the SOAP envelope) and the `generatedOn` date.
+ */
+export class RefdataLayout {
+  layout: Layout | null = null;
+  generatedOn = '';
+
+  constructor(private readonly file: string) {}
+
+  onRoot(name: string, attributes: Record<string, string>): void {
+    if (!ROOTS.has(name)) throw new FileRejectedError(this.file, `root element <${name}> is neither <Articles> nor <ARTICLE>`);
+    if (name === 'ARTICLE') this.layout = 'ITEM';
+    if (name === 'Articles') {
+      this.layout = 'Article';
+      this.generatedOn = (attributes.generatedOn ?? '').slice(0, 10);
+    }
+  }
+
+  isRecord(name: string, ancestors: readonly string[]): boolean {
+    if (name === 'ARTICLE' && this.layout === null) this.layout = 'ITEM';
+    if (this.layout === 'Article') return name === 'Article' && ancestors.length === 1;
+    return this.layout === 'ITEM' && name === 'ITEM' && ancestors.at(-1) === 'ARTICLE';
+  }
+
+  article(element: XmlElement): RefdataArticle {
+    return this.layout === 'ITEM' ? itemArticle(element, element.line) : simisArticle(element, element.line);
+  }
+
+  /** The file's report once read; an empty article list would delete the whole source on ingest, so it is refused. */
+  report(read: number, kept: number): FileReport {
+    if (this.layout === null) throw new FileRejectedError(this.file, 'no <ARTICLE> element in the SOAP envelope');
+    if (read === 0) throw new FileRejectedError(this.file, `no ${this.layout === 'Article' ? '<Article>' : '<ITEM>'} elements`);
+    const role = this.layout === 'Article' ? 'articles (Article/MedicinalProduct/PackagedProduct)' : 'articles (ARTICLE/ITEM)';
+    return { file: this.file, role, read, kept, skipped: read - kept };
+  }
+}
+
 /** Reads one file's articles into the shared context; returns its report. */
 function readFile(file: string, content: Buffer, ctx: Context): FileReport {
   ctx.file = file;
-  ctx.generatedOn = '';
+  const layout = new RefdataLayout(file);
   const keptBefore = ctx.kept;
-  let layout = null as Layout | null;
   let read = 0;
   streamXmlRecords(file, content, {
     onOpen(name, ancestors, attributes) {
-      if (ancestors.length === 0 && !ROOTS.has(name)) throw new FileRejectedError(file, `root element <${name}> is neither <Articles> nor <ARTICLE>`);
-      if (name === 'Articles' && ancestors.length === 0) {
-        layout = 'Article';
-        ctx.generatedOn = (attributes.generatedOn ?? '').slice(0, 10);
-      }
-      if (name === 'ARTICLE' && layout === null) layout = 'ITEM';
+      if (ancestors.length > 0) return;
+      layout.onRoot(name, attributes);
+      ctx.generatedOn = layout.generatedOn;
     },
-    isRecord: (name, ancestors) => (layout === 'Article' ? name === 'Article' && ancestors.length === 1 : layout === 'ITEM' && name === 'ITEM' && ancestors.at(-1) === 'ARTICLE'),
-    onRecord(element, line) {
+    isRecord: (name, ancestors) => layout.isRecord(name, ancestors),
+    onRecord(element) {
       read += 1;
-      addArticle(layout === 'ITEM' ? itemArticle(element, line) : simisArticle(element, line), ctx);
+      addArticle(layout.article(element), ctx);
     },
   });
-  if (layout === null) throw new FileRejectedError(file, 'no <ARTICLE> element in the SOAP envelope');
-  // An empty article list would delete the whole source on ingest: refuse it instead.
-  if (read === 0) throw new FileRejectedError(file, `no ${layout === 'Article' ? '<Article>' : '<ITEM>'} elements`);
-  const role = layout === 'Article' ? 'articles (Article/MedicinalProduct/PackagedProduct)' : 'articles (ARTICLE/ITEM)';
-  const kept = ctx.kept - keptBefore;
-  return { file, role, read, kept, skipped: read - kept };
+  return layout.report(read, ctx.kept - keptBefore);
 }
 
 /**

@@ -6,9 +6,11 @@
 import type { StreamedAdapterResult } from '../input.ts';
 import type { AdapterResult } from '../snapshot.ts';
 import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
+import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
+import { openChRefdataFiles } from './ch-refdata-open.ts';
 import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
 import { CH_ZURROSE_FILE, parseChZurrose } from './ch-zurrose.ts';
 import { FileRejectedError, findFile } from './common.ts';
@@ -31,6 +33,7 @@ import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { openUsRxnorm } from './us-rxnorm-open.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
+import { openUsSpl } from './us-spl-open.ts';
 import { UNII_NAMES_FILE, UNII_RECORDS_FILE, parseUsUnii } from './us-unii.ts';
 import { ES_CIMA_DICTIONARY_FILES, ES_CIMA_FILE, parseEsCima } from './es-cima.ts';
 import { AT_EKO_FILE, AT_EKO_OPTIONAL_FILES, parseAtEko } from './at-eko.ts';
@@ -122,6 +125,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'FDA SPL documents (HL7 v3 XML, one or more): products, active ingredients (UNII), NDC packages',
     files: [SPL_FILE],
     parse: async (files) => parseUsSpl(files),
+    open: (files) => openUsSpl(files),
   },
   {
     id: 'fr-bdpm',
@@ -148,12 +152,14 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     description: 'Elexis Artikelstamm v5 XML (ARTIKELSTAMM: PRODUCTS, LIMITATIONS, ITEMS)',
     files: [CH_ARTIKELSTAMM_FILE],
     parse: parseSingle(CH_ARTIKELSTAMM_FILE, parseChArtikelstamm),
+    open: (files) => openChArtikelstamm(files),
   },
   {
     id: 'ch-refdata',
     description: 'Swiss Refdata article XML (Refdata.Articles.xml: Article/MedicinalProduct/PackagedProduct, or the older ARTICLE/ITEM; pharma and non-pharma files together)',
     files: [CH_REFDATA_FILE],
     parse: async (files) => parseChRefdataFiles(files),
+    open: (files) => openChRefdataFiles(files),
   },
   {
     id: 'ch-swissmedic',

@@ -51,22 +51,38 @@ function labelerOf(author: XmlElement): string {
   return textOf(childOf(childOf(author, 'assignedEntity'), 'representedOrganization'), 'name');
 }
 
-function keep(product: ProductEntry, shared: Shared, file: string, line: number): boolean {
-  if (shared.products.has(product.key)) { shared.log.add(file, line, `duplicate product NDC ${product.key}`); return false; }
+/** A document's product and the line of its record. */
+export interface SplRecord {
+  product: ProductEntry;
+  line: number;
+}
+
+/**
+ * Repeats across the documents of one ingest: a product NDC seen before skips the product, a
+ * package NDC seen before skips the package (both reported). Returns whether the product is kept.
+ */
+export function keepFirst(record: SplRecord, seen: { products: Set<string> | Map<string, unknown>; packKeys: Set<string> }, log: ProblemLog, file: string): boolean {
+  const { product, line } = record;
+  if (seen.products.has(product.key)) { log.add(file, line, `duplicate product NDC ${product.key}`); return false; }
   product.packs = product.packs.filter((pack) => {
-    if (!shared.packKeys.has(pack.key)) { shared.packKeys.add(pack.key); return true; }
-    shared.log.add(file, line, `duplicate package NDC ${pack.key}; skipped`);
+    if (!seen.packKeys.has(pack.key)) { seen.packKeys.add(pack.key); return true; }
+    log.add(file, line, `duplicate package NDC ${pack.key}; skipped`);
     return false;
   });
-  shared.products.set(product.key, product);
   return true;
 }
 
-function readDocument(file: InputFile, shared: Shared): FileReport {
-  const report: FileReport = { file: file.name, role: 'SPL document', read: 0, kept: 0, skipped: 0 };
+/**
+ * Hands over the products of one SPL document, in order, each with its document's set id,
+ * type and labeler; malformed products are reported to `log` and left out. Returns how many
+ * product records the document has.
+ */
+export function readSplDocument(
+  file: InputFile, context: { asOf: Date; substances: Map<string, SubstanceEntry>; log: ProblemLog }, onProduct: (record: SplRecord) => void,
+): number {
   let labeler = '';
   const attributes: Record<string, string> = {};
-  const records: Array<{ element: XmlElement; line: number }> = [];
+  const elements: Array<{ element: XmlElement; line: number }> = [];
   streamXmlRecords(file.name, file.content, {
     onOpen(name, ancestors, attrs) {
       if (ancestors.length === 0 && (name !== 'document' || attrs.xmlns !== HL7_V3)) {
@@ -79,24 +95,35 @@ function readDocument(file: InputFile, shared: Shared): FileReport {
       || (name === 'manufacturedProduct' && ancestors[ancestors.length - 1] === 'subject'),
     onRecord(element, line) {
       if (element.name === 'author') labeler ||= labelerOf(element);
-      else records.push({ element, line });
+      else elements.push({ element, line });
     },
   });
   // Products come after the author in SPL, but the labeler is applied once the document is read.
-  for (const { element, line } of records) {
-    report.read += 1;
-    const context: SplContext = { asOf: shared.asOf, substances: shared.substances, warn: (m) => shared.log.add(file.name, line, m) };
+  for (const { element, line } of elements) {
+    const spl: SplContext = { asOf: context.asOf, substances: context.substances, warn: (m) => context.log.add(file.name, line, m) };
     try {
-      const product = readSplProduct(element, context, labeler);
+      const product = readSplProduct(element, spl, labeler);
       product.attributes = { ...attributes, ...product.attributes };
-      if (keep(product, shared, file.name, line)) report.kept += 1;
+      onProduct({ product, line });
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      shared.log.add(file.name, line, error.message);
+      context.log.add(file.name, line, error.message);
     }
   }
-  report.skipped = report.read - report.kept;
-  return report;
+  return elements.length;
+}
+
+/** The report of one SPL document. */
+export const splReport = (file: string, read: number, kept: number): FileReport => ({ file, role: 'SPL document', read, kept, skipped: read - kept });
+
+function readDocument(file: InputFile, shared: Shared): FileReport {
+  let kept = 0;
+  const read = readSplDocument(file, shared, (record) => {
+    if (!keepFirst(record, shared, shared.log, file.name)) return;
+    shared.products.set(record.product.key, record.product);
+    kept += 1;
+  });
+  return splReport(file.name, read, kept);
 }
 
 /** Parses SPL documents into products and substances; malformed products are reported and skipped. */

@@ -48,7 +48,7 @@ function chunkDecoder(file: string, content: Buffer): (bytes: Buffer, last: bool
 }
 
 /**
- * A copy of an element's text that does not point into the decoded chunk. V8 keeps substrings
+ * A copy of an element's text or attribute value that does not point into the decoded chunk. V8 keeps substrings
  * of 13+ characters as slices of their parent, so one stored id would otherwise keep its whole
  * 1 MiB chunk alive, and the records an adapter keeps the whole decoded file.
  */
@@ -94,7 +94,8 @@ export function recordScanner(file: string, scan: RecordScan): SaxesParser {
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
     const attributes: Record<string, string> = {};
-    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = String(value);
+    // Attribute values are detached too: a kept code or display name would otherwise keep its block.
+    for (const [key, value] of Object.entries(tag.attributes)) attributes[key.startsWith('xmlns') ? key : localName(key)] = detached(String(value));
     if (scan.bytes) [before, after] = [after, scan.bytes.byteAt(parser.position)];
     scan.onOpen?.(name, ancestors, attributes);
     if (stack.length > 0 || scan.startsRecord(name, ancestors)) {
