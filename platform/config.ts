@@ -137,6 +137,8 @@ export interface SyncConfig {
   allowPrivateTargets: boolean;
   /** The shrink guard's defaults; each source may lower or raise its delete share. */
   shrink: ShrinkGuardConfig;
+  /** How far the CLI's `ingest` and `sync` let V8's heap grow past its live set between full collections (percent; 0: V8's own). */
+  heapGrowthPercent: number;
 }
 
 /** One enrichment source: where it lives, how long its answers stay fresh, on or off. */
@@ -250,6 +252,7 @@ function syncConfig(env: Env): SyncConfig {
   }
   return {
     shrink,
+    heapGrowthPercent: int(env, 'INGEST_HEAP_GROWTH_PERCENT', 50, 0),
     enabled: bool(env, 'SYNC_ENABLED', false),
     sources,
     tickMs: int(env, 'SYNC_TICK_MS', 60_000, 100),

@@ -10,6 +10,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { loadConfig } from '../../platform/config.ts';
+import { boundHeapGrowth } from '../../platform/heap-growth.ts';
 import { ADAPTERS, findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/index.ts';
 import { fileInput } from '../../workers/ingest/adapters/line-stream.ts';
@@ -43,6 +44,7 @@ export async function ingest(adapterId: string, paths: string[], values: { stric
   }
   const inputs = await readInputs(paths);
   const config = loadConfig();
+  boundHeapGrowth(config.sync.heapGrowthPercent);
   const db = await openConfiguredDatabase(config);
   const bar = progressBar();
   try {

@@ -8,6 +8,7 @@
 import cliProgress from 'cli-progress';
 import { pino } from 'pino';
 import { loadConfig } from '../../platform/config.ts';
+import { boundHeapGrowth } from '../../platform/heap-growth.ts';
 import type { Config } from '../../platform/config.ts';
 import { loggerOptions } from '../../platform/logger.ts';
 import { SUCCESS_OUTCOMES } from '../../workers/sync/state.ts';
@@ -103,7 +104,9 @@ async function showStatus(config: Config): Promise<number> {
 
 /** `sync [source...] [--allow-shrink]`: exit 2 naming any unknown source. */
 export function runSyncCommand(ids: string[], options: { allowShrink?: boolean } = {}): Promise<number> {
-  return runSync(loadConfig(), ids, options.allowShrink === true);
+  const config = loadConfig();
+  boundHeapGrowth(config.sync.heapGrowthPercent);
+  return runSync(config, ids, options.allowShrink === true);
 }
 
 /** `sync status`. */

@@ -19,7 +19,7 @@ export function fixture(path: string): Buffer {
 /** Short limits so misbehaviour is detected in tests within a second or two. */
 export const TEST_SYNC: Omit<SyncConfig, 'sources'> = {
   enabled: true, tickMs: 100, timeoutMs: 1_500, maxBytes: 200_000, maxUnpackedBytes: 1_000_000,
-  retryBaseMs: 60_000, strict: false, allowPrivateTargets: true, shrink: { maxDeletePercent: 20, maxSkippedPercent: 10 },
+  retryBaseMs: 60_000, strict: false, allowPrivateTargets: true, shrink: { maxDeletePercent: 20, maxSkippedPercent: 10 }, heapGrowthPercent: 0,
 };
 
 /** A config whose only active sources are `urls` (source id → path on the publisher, `{file}` allowed). */

@@ -100,6 +100,9 @@ describe('register sync sources', () => {
     expect(custom.sync.sources['fr-bdpm']!.maxDeletePercent).toBe(20);
     expect(custom.sync.shrink).toEqual({ maxDeletePercent: 20, maxSkippedPercent: 5 });
     expect(() => loadConfig({ INGEST_MAX_SHRINK_PERCENT: '120' })).toThrow(/INGEST_MAX_SHRINK_PERCENT must be a percentage from 0 to 100/);
+    expect(loadConfig({}).sync.heapGrowthPercent).toBe(50);
+    expect(loadConfig({ INGEST_HEAP_GROWTH_PERCENT: '0' }).sync.heapGrowthPercent).toBe(0);
+    expect(() => loadConfig({ INGEST_HEAP_GROWTH_PERCENT: 'half' })).toThrow(/INGEST_HEAP_GROWTH_PERCENT must be an integer/);
     expect(inactiveReason(custom.sync, SYNC_SOURCES.find((s) => s.id === 'fda-ndc')!)).toMatch(/switched off/);
     expect(() => loadConfig({ SYNC_FR_BDPM_URL: 'https://mirror.example/bdpm.txt' })).toThrow(ConfigError);
     expect(() => loadConfig({ SYNC_CH_SL_URL: 'not a url' })).toThrow(/SYNC_CH_SL_URL/);
