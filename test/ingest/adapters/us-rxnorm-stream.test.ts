@@ -15,20 +15,14 @@ import { fileInput } from '../../../workers/ingest/adapters/line-stream.ts';
 import { parseUsRxnorm } from '../../../workers/ingest/adapters/us-rxnorm.ts';
 import { openUsRxnorm } from '../../../workers/ingest/adapters/us-rxnorm-open.ts';
 import { parseAndIngest } from '../../../workers/ingest/apply.ts';
-import type { StreamedAdapterResult } from '../../../workers/ingest/input.ts';
-import type { AdapterResult, ProductEntry } from '../../../workers/ingest/snapshot.ts';
 import { openTestDatabase } from '../../helpers/db.ts';
+import { collectStreamed } from '../../helpers/streamed.ts';
 import { tableCounts } from '../snapshots.ts';
 
 const FIXTURES = new URL('../../fixtures/registers/us-rxnorm/', import.meta.url);
 const fixture = (name: string, as = name): InputFile => ({ name: as, content: readFileSync(new URL(name, FIXTURES)) });
 const onDisk = (name: string, as = name): InputFile => fileInput(new URL(name, FIXTURES).pathname, as);
 
-async function collect(result: StreamedAdapterResult): Promise<AdapterResult> {
-  const products: ProductEntry[] = [];
-  for await (const p of result.snapshot.products as AsyncIterable<ProductEntry>) products.push(p);
-  return { snapshot: { ...result.snapshot, products }, problems: result.problems, files: result.files! };
-}
 
 const messageOf = async (run: () => unknown): Promise<string> => {
   try {
@@ -57,8 +51,8 @@ describe('us-rxnorm streamed', () => {
       const expected = parseUsRxnorm(names!.map((n, i) => fixture(n, as![i])));
       expect(expected.snapshot.products!.length).toBeGreaterThan(0);
       expect(expected.problems.length).toBeGreaterThan(0);
-      expect(await collect(await openUsRxnorm(names!.map((n, i) => fixture(n, as![i]))))).toEqual(expected);
-      expect(await collect(await openUsRxnorm(names!.map((n, i) => onDisk(n, as![i]))))).toEqual(expected);
+      expect(await collectStreamed(await openUsRxnorm(names!.map((n, i) => fixture(n, as![i]))))).toEqual(expected);
+      expect(await collectStreamed(await openUsRxnorm(names!.map((n, i) => onDisk(n, as![i]))))).toEqual(expected);
     }
   });
 
@@ -81,7 +75,7 @@ describe('us-rxnorm streamed', () => {
       'NDC # is already attached to RXCUI #; not to #',
     ]));
     expect(expected.snapshot.products!.find((p) => p.key === '9000001')).toMatchObject({ brand: 'Café' });
-    expect(await collect(await openUsRxnorm([fileInput(conso!, 'RXNCONSO.RRF'), fileInput(sat!, 'RXNSAT.RRF')]))).toEqual(expected);
+    expect(await collectStreamed(await openUsRxnorm([fileInput(conso!, 'RXNCONSO.RRF'), fileInput(sat!, 'RXNSAT.RRF')]))).toEqual(expected);
   });
 
   it('passes the shrink guard: lines left aside by design (other sources, other attributes) are not malformed rows', async () => {
