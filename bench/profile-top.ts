@@ -12,7 +12,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-export interface Profile {
+interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -43,7 +43,7 @@ function groupOf(url: string): string {
   return parts.length > 1 ? `${m[1]}/${parts[0]}` : m[1]!;
 }
 
-export function selfTimes(profile: Profile): { byFunction: Map<string, number>; byGroup: Map<string, number>; total: number } {
+function selfTimes(profile: Profile): { byFunction: Map<string, number>; byGroup: Map<string, number>; total: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   let total = 0;

@@ -8,8 +8,6 @@
  */
 import type { Queryable } from '../../platform/db.ts';
 
-export type HistoryTable = 'products' | 'packs' | 'recalls';
-
 /** A record of one source's register, as the change log keys it. */
 export interface RecordKey {
   source: string;

@@ -31,7 +31,7 @@ import { xmlFileRecords } from './xml-file-records.ts';
 import type { XmlElement } from './xml-records.ts';
 
 /** A product without its packs and the dispensing categories of the packs it has. */
-interface Stub {
+interface Assembling {
   product: ProductEntry;
   categories: Set<string | undefined>;
 }
@@ -47,7 +47,7 @@ interface Plan {
   /** Product numbers of PRODUCT records. */
   listed: Set<number>;
   /** Products assembled so far, by number. */
-  stubs: Map<number, Stub>;
+  assembling: Map<number, Assembling>;
   /** BAG limitation of each product that names one. */
   limitations: Map<number, SlLimitation>;
 }
@@ -59,14 +59,14 @@ function records(file: InputFile): AsyncGenerator<XmlElement> {
   });
 }
 
-function join(stub: Stub, read: ItemRead): void {
-  joinItem(stub.product, read);
-  stub.categories.add(read.pack.dispensing_category);
+function join(entry: Assembling, read: ItemRead): void {
+  joinItem(entry.product, read);
+  entry.categories.add(read.pack.dispensing_category);
 }
 
 /** Pass 1; see the module comment. */
 async function check(file: InputFile, log: ProblemLog, substances: Map<string, SubstanceEntry>): Promise<{ plan: Plan; report: FileReport }> {
-  const plan: Plan = { productRecords: [], items: [], count: [], listed: new Set(), stubs: new Map(), limitations: new Map() };
+  const plan: Plan = { productRecords: [], items: [], count: [], listed: new Set(), assembling: new Map(), limitations: new Map() };
   const report: FileReport = { file: file.name, role: 'ARTIKELSTAMM v5', read: 0, kept: 0, skipped: 0 };
   const keys = new Map<string, number>();
   const packKeys = new Set<string>();
@@ -86,7 +86,7 @@ async function check(file: InputFile, log: ProblemLog, substances: Map<string, S
         const { product, limitation } = readProduct(node, prodno, substances);
         const t = number(prodno);
         plan.listed.add(t);
-        plan.stubs.set(t, { product, categories: new Set() });
+        plan.assembling.set(t, { product, categories: new Set() });
         if (limitation) limitationCodes.set(t, limitation);
         positions!.push(t);
       } else {
@@ -95,8 +95,8 @@ async function check(file: InputFile, log: ProblemLog, substances: Map<string, S
         packKeys.add(read.pack.key);
         const t = number(productKeyOf(read));
         plan.count[t]! += 1;
-        const stub = plan.stubs.get(t);
-        if (stub) join(stub, read);
+        const entry = plan.assembling.get(t);
+        if (entry) join(entry, read);
         positions!.push(t);
         report.kept += 1;
       }
@@ -146,16 +146,16 @@ async function assemble(file: InputFile, plan: Plan): Promise<void> {
   if (!plan.count.some((_, t) => unlisted(t))) return;
   for await (const item of keptItems(file, plan)) {
     if (item.t === null || !unlisted(item.t)) continue;
-    let stub = plan.stubs.get(item.t);
-    if (!stub) plan.stubs.set(item.t, (stub = { product: itemProduct(item.read), categories: new Set() }));
-    join(stub, item.read);
+    let entry = plan.assembling.get(item.t);
+    if (!entry) plan.assembling.set(item.t, (entry = { product: itemProduct(item.read), categories: new Set() }));
+    join(entry, item.read);
   }
 }
 
-function finished(stub: Stub): ProductEntry {
-  const only = commonCategory(stub.categories);
-  if (only) stub.product.dispensing_category = only;
-  return stub.product;
+function finished(entry: Assembling): ProductEntry {
+  const only = commonCategory(entry.categories);
+  if (only) entry.product.dispensing_category = only;
+  return entry.product;
 }
 
 /** Opens an Artikelstamm v5 file for a streamed ingest; see the module comment. */
@@ -174,13 +174,13 @@ export async function openChArtikelstamm(files: InputFile[]): Promise<StreamedAd
     let position = 0;
     for await (const item of keptItems(file, plan)) {
       const t = item.t ?? plan.productRecords[position++] ?? -1;
-      const stub = plan.stubs.get(t);
-      if (stub) {
-        plan.stubs.delete(t);
-        yield finished(stub);
+      const entry = plan.assembling.get(t);
+      if (entry) {
+        plan.assembling.delete(t);
+        yield finished(entry);
       } else if (item.t !== null && !loose(item.t)) {
         // A product of one item (a non-pharma article): built with its pack where it stands.
-        const single: Stub = { product: itemProduct(item.read), categories: new Set() };
+        const single: Assembling = { product: itemProduct(item.read), categories: new Set() };
         single.product.packs.push(item.read.pack);
         join(single, item.read);
         yield finished(single);
