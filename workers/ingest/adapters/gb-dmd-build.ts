@@ -208,7 +208,7 @@ function linkPack(b: Build, key: AmppKey): VmppRec | string {
   if (!b.used.vmpps.has(key.vppid)) { b.used.vmpps.add(key.vppid); kept(b, 'VMPP', vmpp.tariff ? 2 : 1); }
   if (key.gtins !== undefined) kept(b, 'GTIN');
   // The AMPP row, and its price row when that holds a price.
-  kept(b, 'AMPP', key.price && key.price.pence > 0 ? 2 : 1);
+  kept(b, 'AMPP', key.pence !== undefined && key.pence > 0 ? 2 : 1);
   return vmpp;
 }
 
@@ -223,7 +223,8 @@ function buildPack(b: Build, key: AmppKey, vmpp: VmppRec, amp: AmpRec): PackEntr
   if (size) Object.assign(pack, size);
   const gtins = b.records.gtins(ampp.appid, key.gtins);
   if (gtins.length > 0) pack.identifiers.push(...gtinIdentifiers(gtins));
-  const prices = [...withPrevious('tariff', vmpp.tariff), ...withPrevious('list', key.price)];
+  const list = key.pence === undefined ? undefined : { pence: key.pence, from: key.priceFrom, prev: key.pricePrev };
+  const prices = [...withPrevious('tariff', vmpp.tariff), ...withPrevious('list', list)];
   if (prices.length > 0) pack.prices = prices;
   const category = desc(b, 'DT_PAYMENT_CATEGORY', vmpp.payCat);
   if (category) pack.tariff_category = category;
@@ -235,27 +236,36 @@ function buildPack(b: Build, key: AmppKey, vmpp: VmppRec, amp: AmpRec): PackEntr
 }
 
 /**
- * Groups the valid AMPPs under their AMPs (`data.packs`) with their list prices and GTIN
- * offsets, reporting repeated APPIDs and AMPPs of no AMP, and empties the lists it drew on.
- * Runs once all files are read, before the products are built.
+ * Groups the valid AMPPs under their AMPs (`data.packs`, each AMP's `firstPack` and
+ * `packCount`) with their list prices and GTIN offsets, reporting repeated APPIDs and AMPPs
+ * of no AMP, and empties the lists it drew on. Runs once all files are read, before the
+ * products are built.
  */
 export function linkPacks(data: DmdData, log: ProblemLog): void {
   const file = data.counts.get('AMPP')?.file ?? 'AMPP';
   const seen = new Map<string, number>();
+  const linked: Array<{ ampp: AmppKey; amp: AmpKey }> = [];
   for (const ampp of data.ampps) {
     const first = seen.get(ampp.appid);
     if (first !== undefined) { log.add(file, ampp.line, `APPID ${ampp.appid} repeats the AMPP of line ${first}; the first is kept`); continue; }
     seen.set(ampp.appid, ampp.line);
-    if (!data.amps.has(ampp.apid)) { log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
-    ampp.price = data.prices.get(ampp.appid);
+    const amp = data.amps.get(ampp.apid);
+    if (!amp) { log.add(file, ampp.line, `APID ${ampp.apid} is not an AMP of the AMP file`); continue; }
+    const price = data.prices.get(ampp.appid);
+    if (price) [ampp.pence, ampp.priceFrom, ampp.pricePrev] = [price.pence, price.from, price.prev];
     ampp.gtins = data.gtins.get(ampp.appid);
-    const list = data.packs.get(ampp.apid);
-    if (list) list.push(ampp);
-    else data.packs.set(ampp.apid, [ampp]);
+    amp.packCount += 1;
+    linked.push({ ampp, amp });
   }
+  // One array in AMP order instead of a list per AMP: each AMP's packs are a run of it, in file order.
+  let next = 0;
+  for (const amp of data.amps.values()) [amp.firstPack, next, amp.packCount] = [next, next + amp.packCount, 0];
+  data.packs = new Array<AmppKey>(linked.length);
+  for (const { ampp, amp } of linked) data.packs[amp.firstPack + amp.packCount++] = ampp;
   data.ampps = [];
   data.prices.clear();
   data.gtins.clear();
+  data.shared.clear();
 }
 
 /** Checks and counts an AMP and its packs from their keys; null when it is out of scope or unlinked (reported). */
@@ -267,7 +277,7 @@ function linkAmp(b: Build, apid: string, key: AmpKey): LinkedAmp | null {
   if (!b.used.vmps.has(key.vpid)) { b.used.vmps.add(key.vpid); kept(b, 'VMP', 1 + vmp.sections); if (b.data.atc.has(key.vpid)) kept(b, 'BNF'); }
   const linked: LinkedAmp = { vmp, identifiers: productIdentifiers(b, apid, key.vpid, vmp), ingredients: ingredients(b, vmp), packs: [] };
   const file = b.data.counts.get('AMPP')?.file ?? 'AMPP';
-  for (const pack of b.data.packs.get(apid) ?? []) {
+  for (const pack of b.data.packs.slice(key.firstPack, key.firstPack + key.packCount)) {
     const vmpp = linkPack(b, pack);
     if (typeof vmpp === 'string') b.log.add(file, pack.line, vmpp);
     else linked.packs.push({ key: pack, vmpp });

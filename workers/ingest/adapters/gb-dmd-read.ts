@@ -33,11 +33,12 @@ export interface VmpRec {
   name: string; line: number; invalid: boolean; vtmid?: string; vpidDate?: string; vpidPrev?: string;
   /** The name before NMDT (NMPREV). */
   prevName?: string; nameDate?: string;
-  vpis: VpiRec[]; forms: string[]; routes: string[]; ont: string[]; cd?: string; sections: number;
+  vpis: VpiRec[]; forms: string[]; routes: string[]; ont: string[]; cd: string | undefined; sections: number;
 }
 /** A price in pence from `from`, with the price it replaced (dm+d keeps one earlier price). */
 export interface PenceRec { pence: number; from?: string; prev?: number }
-export interface VmppRec { vpid: string; qty?: number; qtyUom?: string; line: number; tariff?: PenceRec; payCat?: string }
+/** A VMPP; its Drug Tariff row (DTINFO) sets `tariff` and `payCat` later, so they are there from the start: one shape for all. */
+export interface VmppRec { vpid: string; qty?: number; qtyUom?: string; line: number; tariff: PenceRec | undefined; payCat: string | undefined }
 export interface AmpRec {
   apid: string; vpid: string; name: string; desc: string; line: number; invalid: boolean;
   prevName?: string; nameDate?: string; supplier?: string; licAuth?: string; avail?: string; ema: boolean; parallel: boolean;
@@ -47,13 +48,21 @@ export interface GtinRec { code: string; from?: string; to?: string }
 
 /** Where an AMP or AMPP was read (line) and lies in its file (byte offset): the record itself is read again when built. */
 export interface RecordKey { line: number; offset: number }
-/** An AMP's link to its VMP (all its checks and counts need), and whether it is out of scope. */
-export interface AmpKey extends RecordKey { vpid: string; invalid: boolean }
 /**
- * A valid AMPP with the ids its links are checked by; once linked (gb-dmd-build.ts
- * `linkPacks`), its list price and where its GTIN record lies (when it has a valid GTIN).
+ * An AMP's link to its VMP (all its checks and counts need), whether it is out of scope, and
+ * once linked (gb-dmd-build.ts `linkPacks`) where its packs lie in `DmdData.packs`.
  */
-export interface AmppKey extends RecordKey { appid: string; apid: string; vppid: string; price?: PenceRec; gtins?: number }
+export interface AmpKey extends RecordKey { vpid: string; invalid: boolean; firstPack: number; packCount: number }
+/**
+ * A valid AMPP with the ids its links are checked by; once linked, its list price (pence,
+ * from, previous: no object of its own, as there are hundreds of thousands) and the byte
+ * offset of its GTIN record (when it has a valid GTIN). Every field is set when it is made,
+ * so all keys share one compact shape.
+ */
+export interface AmppKey extends RecordKey {
+  appid: string; apid: string; vppid: string;
+  pence: number | undefined; priceFrom: string | undefined; pricePrev: number | undefined; gtins: number | undefined;
+}
 
 /** Rows read and kept per input file (skipped = read − kept). */
 export interface RoleCount { file: string; role: DmdRole; read: number; kept: number }
@@ -73,12 +82,17 @@ export interface DmdData {
   amps: Map<string, AmpKey>;
   /** The valid AMPPs in file order (emptied once linked into `packs`). */
   ampps: AmppKey[];
+  /**
+   * One string per distinct id and date read so far (emptied once linked): a release names
+   * each VMP, VMPP and AMP from several files, and shared strings keep the keys small.
+   */
+  shared: Map<string, string>;
   /** List price of each AMPP (emptied once linked). */
   prices: Map<string, PenceRec>;
   /** Byte offset of the GTIN record of each AMPP that has a valid GTIN (emptied once linked). */
   gtins: Map<string, number>;
-  /** The AMPPs of each AMP that are built as its packs, in file order, with their price and GTINs. */
-  packs: Map<string, AmppKey[]>;
+  /** The AMPPs built as packs, grouped by AMP in AMP file order (each AMP's `firstPack`, `packCount`), else in file order. */
+  packs: AmppKey[];
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
   counts: Map<DmdRole, RoleCount>;
@@ -87,6 +101,17 @@ export interface DmdData {
 }
 
 interface Ctx { data: DmdData; log: ProblemLog; file: string; count: RoleCount }
+
+/** The one string of `value` in `data` (see `DmdData.shared`). */
+function shared(data: DmdData, value: string): string;
+function shared(data: DmdData, value: string | undefined): string | undefined;
+function shared(data: DmdData, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const seen = data.shared.get(value);
+  if (seen !== undefined) return seen;
+  data.shared.set(value, value);
+  return value;
+}
 
 /** `2017-06-01` when a real date, else undefined. */
 export function isoDay(raw: string | undefined): string | undefined {
@@ -134,15 +159,17 @@ function vmpSection(rec: DmdRecord, data: DmdData): void {
   if (!['VPI', 'DFORM', 'DROUTE', 'ONT', 'CONTROL_INFO'].includes(rec.tag)) return;
   const vmp = data.vmps.get(sctId(rec, 'VPID'));
   if (!vmp) throw new RowIssue(`${rec.tag} names VPID ${rec.fields.VPID}, which is not a VMP of this file`);
+  // Lists grow by concat, which sizes them exactly: push (and spread) reserve room for 17 items, on tens of thousands of VMPs.
   if (rec.tag === 'VPI') {
-    vmp.vpis.push({
-      isid: sctId(rec, 'ISID'), line: rec.line, bsSubid: optionalId(rec, 'BS_SUBID'),
-      num: decimal(rec, 'STRNT_NMRTR_VAL'), numUom: opt(rec, 'STRNT_NMRTR_UOMCD'), den: decimal(rec, 'STRNT_DNMTR_VAL'), denUom: opt(rec, 'STRNT_DNMTR_UOMCD'),
-    });
-  } else if (rec.tag === 'DFORM') vmp.forms.push(rec.fields.FORMCD ?? '');
-  else if (rec.tag === 'DROUTE') vmp.routes.push(rec.fields.ROUTECD ?? '');
-  else if (rec.tag === 'ONT') vmp.ont.push(rec.fields.FORMCD ?? '');
-  else vmp.cd = rec.fields.CATCD;
+    vmp.vpis = vmp.vpis.concat([{
+      isid: shared(data, sctId(rec, 'ISID')), line: rec.line, bsSubid: shared(data, optionalId(rec, 'BS_SUBID')),
+      num: decimal(rec, 'STRNT_NMRTR_VAL'), numUom: shared(data, opt(rec, 'STRNT_NMRTR_UOMCD')), den: decimal(rec, 'STRNT_DNMTR_VAL'),
+      denUom: shared(data, opt(rec, 'STRNT_DNMTR_UOMCD')),
+    }]);
+  } else if (rec.tag === 'DFORM') vmp.forms = vmp.forms.concat([shared(data, rec.fields.FORMCD ?? '')]);
+  else if (rec.tag === 'DROUTE') vmp.routes = vmp.routes.concat([shared(data, rec.fields.ROUTECD ?? '')]);
+  else if (rec.tag === 'ONT') vmp.ont = vmp.ont.concat([shared(data, rec.fields.FORMCD ?? '')]);
+  else vmp.cd = shared(data, rec.fields.CATCD);
   // Counted once parsed, so a malformed row is not counted as kept with its VMP.
   vmp.sections += 1;
 }
@@ -151,24 +178,27 @@ function readVmp(rec: DmdRecord, data: DmdData): void {
   if (rec.tag !== 'VMP') { vmpSection(rec, data); return; }
   const vpid = sctId(rec, 'VPID');
   if (!rec.fields.NM) throw new RowIssue(`VMP ${vpid} has no NM`);
-  data.vmps.set(vpid, {
-    name: rec.fields.NM, line: rec.line, invalid: flag(rec, 'INVALID'), vtmid: optionalId(rec, 'VTMID'),
-    vpidDate: isoDay(rec.fields.VPIDDT), vpidPrev: optionalId(rec, 'VPIDPREV'), vpis: [], forms: [], routes: [], ont: [], sections: 0,
-    prevName: opt(rec, 'NMPREV'), nameDate: isoDay(rec.fields.NMDT),
+  data.vmps.set(shared(data, vpid), {
+    name: rec.fields.NM, line: rec.line, invalid: flag(rec, 'INVALID'), vtmid: shared(data, optionalId(rec, 'VTMID')),
+    vpidDate: shared(data, isoDay(rec.fields.VPIDDT)), vpidPrev: optionalId(rec, 'VPIDPREV'), vpis: [], forms: [], routes: [], ont: [], cd: undefined, sections: 0,
+    prevName: opt(rec, 'NMPREV'), nameDate: shared(data, isoDay(rec.fields.NMDT)),
   });
 }
 
 function readVmpp(rec: DmdRecord, data: DmdData): void {
   if (rec.tag === 'VMPP') {
     const vppid = sctId(rec, 'VPPID');
-    data.vmpps.set(vppid, { vpid: sctId(rec, 'VPID'), qty: decimal(rec, 'QTYVAL'), qtyUom: opt(rec, 'QTY_UOMCD'), line: rec.line });
+    data.vmpps.set(shared(data, vppid), {
+      vpid: shared(data, sctId(rec, 'VPID')), qty: decimal(rec, 'QTYVAL'), qtyUom: shared(data, opt(rec, 'QTY_UOMCD')), line: rec.line,
+      tariff: undefined, payCat: undefined,
+    });
   } else if (rec.tag === 'DTINFO') {
     const vmpp = data.vmpps.get(sctId(rec, 'VPPID'));
     if (!vmpp) throw new RowIssue(`DTINFO names VPPID ${rec.fields.VPPID}, which is not a VMPP of this file`);
     // The payment category stands even when the price beside it is malformed.
-    vmpp.payCat = opt(rec, 'PAY_CATCD');
+    vmpp.payCat = shared(data, opt(rec, 'PAY_CATCD'));
     const price = pence(rec, 'PRICE');
-    if (price !== undefined) vmpp.tariff = { pence: price, from: isoDay(rec.fields.DT), prev: pence(rec, 'PREVPRICE') };
+    if (price !== undefined) vmpp.tariff = { pence: price, from: shared(data, isoDay(rec.fields.DT)), prev: pence(rec, 'PREVPRICE') };
   }
 }
 
@@ -189,7 +219,7 @@ function readAmp(rec: DmdRecord, data: DmdData): void {
   const amp = ampRecord(rec);
   const first = data.amps.get(amp.apid);
   if (first) throw new RowIssue(`APID ${amp.apid} repeats the AMP of line ${first.line}; the first is kept`);
-  data.amps.set(amp.apid, { line: rec.line, offset: rec.offset, vpid: amp.vpid, invalid: amp.invalid });
+  data.amps.set(shared(data, amp.apid), { line: rec.line, offset: rec.offset, vpid: shared(data, amp.vpid), invalid: amp.invalid, firstPack: 0, packCount: 0 });
 }
 
 /** The AMPP of an AMPP record; throws RowIssue when malformed. */
@@ -206,13 +236,18 @@ function readAmpp(rec: DmdRecord, data: DmdData): void {
   if (rec.tag === 'AMPP') {
     const ampp = amppRecord(rec);
     // Invalid AMPPs are out of scope (as invalid AMPs): never built, never checked for repeats.
-    if (!ampp.invalid) data.ampps.push({ appid: ampp.appid, apid: ampp.apid, vppid: ampp.vppid, line: rec.line, offset: rec.offset });
+    if (!ampp.invalid) {
+      data.ampps.push({
+        appid: shared(data, ampp.appid), apid: shared(data, ampp.apid), vppid: shared(data, ampp.vppid), line: rec.line, offset: rec.offset,
+        pence: undefined, priceFrom: undefined, pricePrev: undefined, gtins: undefined,
+      });
+    }
   } else if (rec.tag === 'PRICE_INFO') {
     const appid = sctId(rec, 'APPID');
     const price = pence(rec, 'PRICE');
     // The specification spells the earlier price PRICE_PREV; PRICEPREV is accepted too.
     const prev = pence(rec, rec.fields.PRICE_PREV !== undefined ? 'PRICE_PREV' : 'PRICEPREV');
-    if (price !== undefined) data.prices.set(appid, { pence: price, from: isoDay(rec.fields.PRICEDT), prev });
+    if (price !== undefined) data.prices.set(shared(data, appid), { pence: price, from: shared(data, isoDay(rec.fields.PRICEDT)), prev });
   }
 }
 
@@ -233,7 +268,7 @@ export function gtinRecords(rec: DmdRecord, onInvalid: (message: string) => void
 function readGtin(rec: DmdRecord, ctx: Ctx): void {
   const { appid, gtins } = gtinRecords(rec, (message) => ctx.log.add(ctx.file, rec.line, message));
   // The last record of an AMPP wins; one without a valid GTIN leaves none to read again.
-  if (gtins.length > 0) ctx.data.gtins.set(appid, rec.offset);
+  if (gtins.length > 0) ctx.data.gtins.set(shared(ctx.data, appid), rec.offset);
   else ctx.data.gtins.delete(appid);
 }
 
@@ -250,15 +285,15 @@ function readRecord(role: DmdRole, rec: DmdRecord, ctx: Ctx): void {
   const { data: d } = ctx;
   switch (role) {
     case 'lookup': readLookup(rec, ctx); break;
-    case 'ingredient': if (rec.tag === 'ING' && rec.fields.NM) d.ingredients.set(sctId(rec, 'ISID'), rec.fields.NM); break;
-    case 'VTM': if (rec.tag === 'VTM') d.vtms.set(sctId(rec, 'VTMID'), { name: rec.fields.NM ?? '', prev: optionalId(rec, 'VTMIDPREV'), invalid: flag(rec, 'INVALID') }); break;
+    case 'ingredient': if (rec.tag === 'ING' && rec.fields.NM) d.ingredients.set(shared(d, sctId(rec, 'ISID')), rec.fields.NM); break;
+    case 'VTM': if (rec.tag === 'VTM') d.vtms.set(shared(d, sctId(rec, 'VTMID')), { name: rec.fields.NM ?? '', prev: optionalId(rec, 'VTMIDPREV'), invalid: flag(rec, 'INVALID') }); break;
     case 'VMP': readVmp(rec, d); break;
     case 'VMPP': readVmpp(rec, d); break;
     case 'AMP': readAmp(rec, d); break;
     case 'AMPP': readAmpp(rec, d); break;
     case 'GTIN': readGtin(rec, ctx); break;
     // Kept apart from the VMPs: the BNF file may come before the VMP file.
-    case 'BNF': if (rec.tag === 'VMP' && rec.fields.ATC) d.atc.set(sctId(rec, 'VPID'), rec.fields.ATC.toUpperCase()); break;
+    case 'BNF': if (rec.tag === 'VMP' && rec.fields.ATC) d.atc.set(shared(d, sctId(rec, 'VPID')), shared(d, rec.fields.ATC.toUpperCase())); break;
   }
 }
 
@@ -320,6 +355,6 @@ export async function streamDmdFile(input: InputFile, d: DmdData, log: ProblemLo
 export function emptyDmdData(): DmdData {
   return {
     lookup: new Map(), ingredients: new Map(), vtms: new Map(), vmps: new Map(), vmpps: new Map(), amps: new Map(),
-    ampps: [], prices: new Map(), gtins: new Map(), packs: new Map(), atc: new Map(), counts: new Map(), files: new Map(),
+    ampps: [], shared: new Map(), prices: new Map(), gtins: new Map(), packs: [], atc: new Map(), counts: new Map(), files: new Map(),
   };
 }
