@@ -122,6 +122,16 @@ describe('gb-dmd adapter', () => {
     expect(pack('29915311000001106')).toBeUndefined();
   });
 
+  it('gives an AMP its packs in AMPP file order, also when other AMPs\' packs lie between them', () => {
+    // The fixture's second Advanz pack names no VMPP of the release; linked to one, it follows four other AMPs' packs.
+    const ampp = NAMES.find((n) => n.startsWith('f_ampp2_'))!;
+    const linked = readFileSync(new URL(ampp, DIR), 'utf-8').replace(
+      /(<APPID>90000051000001100<\/APPID>[\s\S]*?<VPPID>)34516311000001106/, '$14744111000001109');
+    const relinked = parseGbDmd(NAMES.map((n) => (n === ampp ? xml(linked, n) : file(n)))).snapshot.products!;
+    expect(relinked.find((p) => p.key === '21855411000001109')?.packs.map((p) => p.key)).toEqual(['21855511000001108', '90000051000001100']);
+    expect(relinked.find((p) => p.key === '4744411000001104')?.packs.map((p) => p.key)).toEqual(product('4744411000001104')?.packs.map((p) => p.key));
+  });
+
   it('reports malformed records with file and line and skips them', () => {
     expect(problems).toEqual([
       { file: 'f_amp2_3240526.xml', line: 66, message: 'APID "4744411000001105" is not a valid dm+d (SNOMED CT) id' },
