@@ -14,7 +14,9 @@
  * seconds, CPU seconds, the child's peak RSS and the records the adapter read and kept per file.
  * Without --database-url it uses a fresh embedded database. `--keep DIR` writes the release into
  * DIR and leaves it there (to profile one ingest by hand); `--first-only` skips the second ingest; `--cli PATH` runs another checkout's
- * `bin/drugref.js` on the same release (to compare before and after a change).
+ * `bin/drugref.js` on the same release (to compare before and after a change). Without it, this
+ * checkout is built first and its compiled CLI run directly: `bin/drugref.js` would compile the
+ * sources at run time instead (tens of MiB more) as soon as one is edited after the build.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -123,6 +125,13 @@ const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: num
   },
 };
 
+/** This checkout's compiled CLI, built now from the current sources. */
+function builtCli(): string {
+  const build = spawnSync(process.execPath, [join(ROOT, 'bin/build.js')], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  return join(ROOT, 'dist/cli/main.js');
+}
+
 /** Runs the CLI under GNU time; returns wall and CPU seconds, the peak RSS in MiB and the CLI's per-file lines. */
 function timedIngest(env: NodeJS.ProcessEnv, cli: string, release: Release): { wall: number; cpu: number; rssMiB: number; files: string[] } {
   const started = performance.now();
@@ -140,12 +149,13 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       format: { type: 'string', default: 'fda-ndc' }, products: { type: 'string' }, 'database-url': { type: 'string' },
-      keep: { type: 'string' }, cli: { type: 'string', default: join(ROOT, 'bin/drugref.js') }, 'first-only': { type: 'boolean', default: false },
+      keep: { type: 'string' }, cli: { type: 'string' }, 'first-only': { type: 'boolean', default: false },
     },
   });
   const format = FORMATS[values.format!];
   if (!format) throw new Error(`--format is one of ${Object.keys(FORMATS).join(', ')}`);
   const n = Number(values.products ?? format.size);
+  const cli = values.cli ?? builtCli();
   const dir = values.keep ?? await mkdtemp(join(tmpdir(), 'drugref-ingest-large-'));
   await mkdir(dir, { recursive: true });
   try {
@@ -157,7 +167,7 @@ async function main(): Promise<void> {
     console.log(`${release.label} (${values['database-url'] ? 'PostgreSQL' : 'embedded PGlite'})`);
     const runs = ['first ingest (all inserts)', 'second ingest (unchanged)'].slice(0, values['first-only'] ? 1 : 2);
     for (const run of runs) {
-      const r = timedIngest(env, values.cli!, release);
+      const r = timedIngest(env, cli, release);
       console.log(`${run}: ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} s CPU, peak RSS ${r.rssMiB} MiB`);
       if (run.startsWith('first')) console.log(r.files.join('\n'));
     }
