@@ -2,7 +2,7 @@
  * Bounded memory for register ingests. An ingest allocates, per engine chunk, record images
  * and statement parameters of several megabytes that outlive a few database round trips and
  * so land in V8's old generation; left to itself, V8 lets that generation grow to three or
- * four times the live set (about 200 MB for a full dm+d release) before a full collection,
+ * four times the live set (100–200 MB for a full dm+d release) before a full collection,
  * and the process peaks at 0.6–1 GiB. Limiting the growth after each full collection to
  * `percent` of the live set keeps a full-size release under 400 MiB for about a third more
  * CPU (docs/performance.md, "Streamed releases at full size"). A hard heap cap instead
