@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { completeGtin, verhoeffCheckDigit } from '../../resolvers/catalogue/check-digits.ts';
-import {
-  atcLevel, detectCodes, ndc11FromDashed, ndc11FromUndashed10, ndcProductFromDashed, normaliseGtin,
-  normaliseIdentifier,
-} from '../../resolvers/catalogue/codes.ts';
+import { atcLevel, detectCodes, normaliseGtin, normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
+import { ndc11FromDashed, ndc11FromUndashed10, ndcProductFromDashed } from '../../resolvers/catalogue/ndc-codes.ts';
 import type { CodeCandidate } from '../../resolvers/catalogue/codes.ts';
 
 const pairs = (candidates: CodeCandidate[]): string[] => candidates.map((c) => `${c.system}:${c.code}`);
