@@ -91,7 +91,7 @@ export interface DmdData {
   prices: Map<string, PenceRec>;
   /** Byte offset of the GTIN record of each AMPP that has a valid GTIN (emptied once linked). */
   gtins: Map<string, number>;
-  /** The AMPPs built as packs, grouped by AMP in AMP file order (each AMP's `firstPack`, `packCount`), else in file order. */
+  /** The AMPPs built as packs: one run per AMP (its `firstPack`, `packCount`), the runs in AMP file order, each in AMPP file order. */
   packs: AmppKey[];
   /** ATC code of a VMP, from the supplementary BNF/ATC file. */
   atc: Map<string, string>;
