@@ -9,8 +9,8 @@
  * repeated PRODNO or GTIN, a LIMITATION without code), and a few medicines name a PRODNO that
  * no PRODUCT lists, two items each. The real file holds about 150 000 items (about 130 MB).
  */
-import { createWriteStream } from 'node:fs';
 import { completeGtin } from '../resolvers/catalogue/check-digits.ts';
+import { writePieces } from './write-file.ts';
 
 const FORMS = [['Filmtabl', 'cpr pell'], ['Crème', 'crème'], ['Inj Lös', 'sol inj'], ['Kaps', 'caps'], ['Tropfen', 'gouttes']];
 const HOLDERS = ['Exempla AG', 'Laboratoires Genève SA', 'Pharma Zürich & Co AG', 'Weleda AG'];
@@ -94,9 +94,5 @@ export function* artikelstammFile(n: number): Generator<string> {
 
 /** Writes a file of `n` items to `path`. */
 export async function writeArtikelstammFile(path: string, n: number): Promise<void> {
-  const out = createWriteStream(path);
-  for (const piece of artikelstammFile(n)) {
-    if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await writePieces(path, artikelstammFile(n));
 }

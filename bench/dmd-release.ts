@@ -6,9 +6,9 @@
  * bad APID, an AMPP repeating the one before it, a price that is not whole pence).
  * The real release holds about 150 000 AMPs, 25 000 VMPs and 170 000 AMPPs.
  */
-import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { completeGtin, verhoeffCheckDigit } from '../resolvers/catalogue/check-digits.ts';
+import { writeLines } from './write-file.ts';
 
 /** A dm+d id of kind `kind` (1–9) and number `i`: item, the NHS namespace 1000001, partition 10 and a Verhoeff check digit. */
 export function sctId(kind: number, i: number): string {
@@ -27,14 +27,6 @@ const esc = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, 
 const field = (tag: string, value: string | number): string => `<${tag}>${esc(String(value))}</${tag}>`;
 const record = (tag: string, fields: Record<string, string | number>): string =>
   `<${tag}>${Object.entries(fields).map(([k, v]) => field(k, v)).join('')}</${tag}>`;
-
-async function write(path: string, lines: Iterable<string>, encoding: BufferEncoding = 'utf8'): Promise<void> {
-  const out = createWriteStream(path);
-  for (const line of lines) {
-    if (!out.write(Buffer.from(`${line}\r\n`, encoding))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
 
 function* lookup(): Generator<string> {
   yield '<?xml version="1.0" encoding="ISO-8859-1"?>';
@@ -153,7 +145,7 @@ export async function writeDmdRelease(dir: string, n: number): Promise<string[]>
   const paths: string[] = [];
   for (const [name, lines, encoding] of files) {
     paths.push(join(dir, name));
-    await write(paths.at(-1)!, lines, encoding);
+    await writeLines(paths.at(-1)!, lines, '\r\n', encoding);
   }
   return paths;
 }

@@ -19,7 +19,6 @@
  * sources at run time instead (tens of MiB more) as soon as one is edited after the build.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,18 +29,13 @@ import { writeOpenFdaDownload } from './openfda-release.ts';
 import { writeRxnormRelease } from './rxnorm-release.ts';
 import { writeRefdataArticles } from './refdata-release.ts';
 import { writeArtikelstammFile } from './artikelstamm-release.ts';
+import { writeLines } from './write-file.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const FORMS = [['TABLET', 'ORAL'], ['TABLET, FILM COATED', 'ORAL'], ['CAPSULE', 'ORAL'], ['INJECTION, SOLUTION', 'INTRAVENOUS'], ['CREAM', 'TOPICAL']];
 const SUBSTANCES = ['IBUPROFEN', 'ACETAMINOPHEN', 'METFORMIN HYDROCHLORIDE', 'ATORVASTATIN CALCIUM', 'AMLODIPINE BESYLATE', 'LISINOPRIL',
   'OMEPRAZOLE', 'SERTRALINE HYDROCHLORIDE', 'SIMVASTATIN', 'LOSARTAN POTASSIUM', 'GABAPENTIN', 'LEVOTHYROXINE SODIUM'];
-
-async function write(path: string, lines: Iterable<string>): Promise<void> {
-  const out = createWriteStream(path);
-  for (const line of lines) if (!out.write(`${line}\r\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
 
 /** Labeler 5 digits, product 4 digits, package 2 digits: the 5-4-2 layout, unique per product. */
 function ndc(i: number): { labeler: string; product: string } {
@@ -82,8 +76,8 @@ const FORMATS: Readonly<Record<string, { size: number; write(dir: string, n: num
     size: 100_000,
     async write(dir, n) {
       const files = [join(dir, 'product.txt'), join(dir, 'package.txt')];
-      await write(files[0]!, products(n));
-      await write(files[1]!, packages(n));
+      await writeLines(files[0]!, products(n), '\r\n');
+      await writeLines(files[1]!, packages(n), '\r\n');
       return { adapter: 'fda-ndc', files, label: `FDA NDC directory: ${n} products, ${2 * n} packages` };
     },
   },

@@ -7,8 +7,8 @@
  * is not an NDC, a repeated product, an element that is not valid JSON).
  * The real download holds about 130 000 records (about 1 GB pretty-printed).
  */
-import { createWriteStream } from 'node:fs';
 import { uniiCheckCharacter } from '../resolvers/catalogue/check-digits.ts';
+import { writePieces } from './write-file.ts';
 
 const INGREDIENTS = ['IBUPROFEN', 'ACETAMINOPHEN', 'CAFFEINE', 'ASPIRIN', 'METFORMIN HYDROCHLORIDE', 'LISINOPRIL', 'ATORVASTATIN CALCIUM'];
 const CLASSES = ['Nonsteroidal Anti-inflammatory Drug [EPC]', 'Analgesic [EPC]', 'Central Nervous System Stimulant [EPC]'];
@@ -58,9 +58,5 @@ export function* openFdaDownload(n: number, minified = false): Generator<string>
 
 /** Writes a download of `n` records to `path`. */
 export async function writeOpenFdaDownload(path: string, n: number, minified = false): Promise<void> {
-  const out = createWriteStream(path);
-  for (const piece of openFdaDownload(n, minified)) {
-    if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await writePieces(path, openFdaDownload(n, minified));
 }

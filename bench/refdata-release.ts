@@ -9,8 +9,8 @@
  * malformed (a GTIN with a wrong check digit, an article without a name) or repeat the GTIN
  * before them. The real file holds about 150 000 articles.
  */
-import { createWriteStream } from 'node:fs';
 import { completeGtin } from '../resolvers/catalogue/check-digits.ts';
+import { writePieces } from './write-file.ts';
 
 const FORMS = [['Filmtabl', 'cpr pell'], ['Crème', 'crème'], ['Inj Lös', 'sol inj'], ['Kaps', 'caps'], ['Tropfen', 'gouttes']];
 const HOLDERS = [['7601001000001', 'Exempla AG'], ['7601001000002', 'Laboratoires Genève SA'], ['7601001000003', 'Pharma Zürich & Co AG']];
@@ -81,9 +81,5 @@ export function* refdataArticles(n: number): Generator<string> {
 
 /** Writes a file of `n` articles to `path`. */
 export async function writeRefdataArticles(path: string, n: number): Promise<void> {
-  const out = createWriteStream(path);
-  for (const piece of refdataArticles(n)) {
-    if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await writePieces(path, refdataArticles(n));
 }

@@ -13,9 +13,9 @@
  * concepts and drugs without NDCs. The real release holds about 1 M RXNCONSO lines (a third of
  * them SAB=RXNORM) and 6 M RXNSAT lines, of which about 500 000 RxNorm NDCs.
  */
-import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { uniiCheckCharacter } from '../resolvers/catalogue/check-digits.ts';
+import { writeLines } from './write-file.ts';
 
 const FORMS = ['Oral Tablet', 'Oral Capsule', 'Injectable Solution', 'Topical Cream', 'Extended Release Oral Tablet'];
 const OTHER_ATTRIBUTES = ['RXN_HUMAN_DRUG', 'RXN_STRENGTH', 'RXN_AVAILABLE_STRENGTH', 'RXTERM_FORM', 'RXN_BN_CARDINALITY', 'DCSA', 'SPL_SET_ID'];
@@ -85,26 +85,10 @@ function* satLines(n: number): Generator<string> {
   }
 }
 
-/** Writes `lines` to `path`, LF-terminated, in blocks of a thousand lines. */
-async function write(path: string, lines: Iterable<string>): Promise<void> {
-  const out = createWriteStream(path);
-  let block: string[] = [];
-  const flush = async (): Promise<void> => {
-    if (!out.write(`${block.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-    block = [];
-  };
-  for (const line of lines) {
-    block.push(line);
-    if (block.length === 1000) await flush();
-  }
-  if (block.length > 0) await flush();
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
-
 /** Writes a release of `n` drugs into `dir`; returns the paths of RXNCONSO.RRF and RXNSAT.RRF. */
 export async function writeRxnormRelease(dir: string, n: number): Promise<string[]> {
   const files = [join(dir, 'RXNCONSO.RRF'), join(dir, 'RXNSAT.RRF')];
-  await write(files[0]!, consoLines(n));
-  await write(files[1]!, satLines(n));
+  await writeLines(files[0]!, consoLines(n), '\n');
+  await writeLines(files[1]!, satLines(n), '\n');
   return files;
 }
