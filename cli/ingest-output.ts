@@ -6,7 +6,8 @@
 import cliProgress from 'cli-progress';
 import { INGEST_TABLES } from '../workers/ingest/engine.ts';
 import type { IngestProgress, IngestReport } from '../workers/ingest/engine.ts';
-import type { FileReport, RowProblem } from '../workers/ingest/snapshot.ts';
+import { formatExcluded } from '../workers/ingest/row-outcome.ts';
+import type { RowProblem, SettledReport } from '../workers/ingest/row-outcome.ts';
 
 /** Problems listed in full up to this many; the rest are counted (a broken export can have 100k rows). */
 const MAX_LISTED_PROBLEMS = 100;
@@ -22,10 +23,17 @@ export function formatProblems(problems: readonly RowProblem[]): string[] {
   return lines;
 }
 
-/** One line per input file: the role the adapter recognised and its rows read, kept and skipped. */
-export function formatFiles(files: readonly FileReport[]): string[] {
+/**
+ * One line per input file: the role the adapter recognised and what became of its rows (kept,
+ * malformed, excluded by reason), or why a member of the release was not read.
+ */
+export function formatFiles(files: readonly SettledReport[]): string[] {
   const width = Math.max(...files.map((f) => f.file.length));
-  return files.map((f) => `  ${f.file.padEnd(width)}  ${f.role}: ${f.read} read, ${f.kept} kept, ${f.skipped} skipped`);
+  return files.map((f) => {
+    if (f.role === 'unused') return `  ${f.file.padEnd(width)}  not read: ${f.note ?? 'not used by this adapter'}`;
+    const excluded = formatExcluded(f);
+    return `  ${f.file.padEnd(width)}  ${f.role}: ${f.read} read, ${f.kept} kept, ${f.malformed} malformed${excluded ? `, excluded ${excluded}` : ''}`;
+  });
 }
 
 /** One line per table that has anything to say, and a total. */

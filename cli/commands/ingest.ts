@@ -8,7 +8,8 @@
  * exits 1 and writes nothing.
  */
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { loadConfig } from '../../platform/config.ts';
 import { boundHeapGrowth } from '../../platform/heap-growth.ts';
 import { ADAPTERS, findAdapter } from '../../workers/ingest/adapters/index.ts';
@@ -28,11 +29,20 @@ export function adapterList(): string {
   return ADAPTERS.map((a) => `  ${a.id.padEnd(width)}  ${a.description}`).join('\n');
 }
 
-/** The files as paths: a streaming adapter reads them in blocks, the others load them whole on first use. */
-async function readInputs(paths: string[]): Promise<InputFile[]> {
+/**
+ * The files as paths: a streaming adapter reads them in blocks, the others load them whole on
+ * first use. A folder stands for the files in it (a release as published: the adapter tells
+ * its members apart by content and names the ones it does not read).
+ */
+export async function readInputs(paths: string[]): Promise<InputFile[]> {
   // A missing or unreadable file fails here, before the database is opened, as when files were read up front.
   await Promise.all(paths.map((path) => access(path, constants.R_OK)));
-  return paths.map((path) => fileInput(path));
+  const expanded = await Promise.all(paths.map(async (path) => {
+    if (!(await stat(path)).isDirectory()) return [path];
+    const entries = await readdir(path, { withFileTypes: true });
+    return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => join(path, e.name)).sort();
+  }));
+  return expanded.flat().map((path) => fileInput(path));
 }
 
 /** `ingest <adapter> <file...> [--strict]`; an unknown adapter is named, with the list (exit 2). */

@@ -18,7 +18,7 @@ function lastAttempt(row: SyncStatusRow): string {
   const parts = [`${iso(row.lastAttemptAt)} ${row.lastOutcome ?? ''}`];
   if (row.lastHttpStatus !== null) parts.push(`HTTP ${row.lastHttpStatus}`);
   if (row.lastBytes) parts.push(`${row.lastBytes} bytes`);
-  if (row.rows.read !== null) parts.push(`rows ${row.rows.read}/${row.rows.kept}/${row.rows.skipped} read/kept/skipped`);
+  if (row.rows.read !== null) parts.push(`rows ${row.rows.read}/${row.rows.kept}/${row.rows.malformed}/${row.rows.excluded ?? 0} read/kept/malformed/excluded`);
   if (row.lastChanges !== null) parts.push(`${row.lastChanges} changes`);
   if (row.lastDurationMs !== null) parts.push(`${(row.lastDurationMs / 1000).toFixed(1)} s`);
   return parts.join(', ');
@@ -28,7 +28,7 @@ function lastAttempt(row: SyncStatusRow): string {
 function lastIngest(row: SyncStatusRow): string {
   const ingest = row.lastIngest;
   if (!ingest) return '';
-  const parts = [ingest.rows ? `rows ${ingest.rows.read}/${ingest.rows.kept}/${ingest.rows.skipped}` : null, ingest.changes === null ? null : `${ingest.changes} changes`];
+  const parts = [ingest.rows ? `rows ${ingest.rows.read}/${ingest.rows.kept}/${ingest.rows.malformed}/${ingest.rows.excluded}` : null, ingest.changes === null ? null : `${ingest.changes} changes`];
   const shown = parts.filter(Boolean).join(', ');
   return shown ? ` (last ingest: ${shown})` : '';
 }

@@ -35,7 +35,7 @@ export function formatResult(r: SyncResult | SkippedSource): string {
   if (r.outcome === 'skipped' || r.outcome === 'busy') return `${r.source.padEnd(16)} ${r.outcome}: ${(r as SkippedSource).reason}`;
   const s = r as SyncResult;
   const parts = [s.outcome, s.httpStatus === null ? '' : `HTTP ${s.httpStatus}`, s.bytes ? formatBytes(s.bytes) : ''];
-  if (s.rows) parts.push(`rows ${s.rows.read} read, ${s.rows.kept} kept, ${s.rows.skipped} skipped`);
+  if (s.rows) parts.push(`rows ${s.rows.read} read, ${s.rows.kept} kept, ${s.rows.malformed} malformed, ${s.rows.excluded} excluded`);
   if (s.changes !== null) parts.push(`${s.changes} change records`);
   if (s.durationMs !== undefined) parts.push(`${(s.durationMs / 1000).toFixed(1)} s`);
   if (s.error) parts.push(`— ${s.error}${s.outcome === 'ok' ? '' : ' (nothing written)'}`);

@@ -60,12 +60,12 @@ describe.runIf(testBackend() === 'pglite')('drugref ingest (child process)', () 
     expect(run.stdout).not.toMatch(/\u001b\[/);
   }, CLI_TIMEOUT);
 
-  it('names each file with the role the adapter recognised and its rows read, kept and skipped', async () => {
+  it('names each file with the role the adapter recognised and its rows read, kept and malformed', async () => {
     const file = join(FIXTURES, 'snapshot/snapshot.json');
     const run = await drugref(dir, 'snapshot', file);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Read 1 file(s) with snapshot:');
-    expect(run.stdout).toContain(`  ${file}  snapshot: 4 read, 3 kept, 1 skipped`);
+    expect(run.stdout).toContain(`  ${file}  snapshot: 4 read, 3 kept, 1 malformed`);
   }, CLI_TIMEOUT);
 
   it('exits 2 with the adapter list on an unknown adapter', async () => {

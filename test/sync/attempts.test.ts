@@ -43,7 +43,7 @@ describe('sync attempts and their figures', () => {
   it('shows a failed attempt with its own figures and keeps the last ingest on the success line', async () => {
     const ok = await syncNow('worker-a');
     expect(ok.outcome).toBe('ok');
-    const rows = ok.outcome === 'ok' ? (ok as { rows: { read: number; kept: number; skipped: number } }).rows : null;
+    const rows = ok.outcome === 'ok' ? ok.rows : null;
     publisher.misbehave.set(SL_PATH, { status: 503 });
     expect(await syncNow('worker-a')).toMatchObject({ outcome: 'http_error' });
     publisher.misbehave.clear();
@@ -51,7 +51,7 @@ describe('sync attempts and their figures', () => {
     const attempt = /last attempt {2}(.*)/.exec(text)![1]!;
     expect(attempt).toMatch(/http_error, HTTP 503/);
     expect(attempt).not.toMatch(/rows|changes/);
-    expect(text).toContain(`(last ingest: rows ${rows!.read}/${rows!.kept}/${rows!.skipped}, `);
+    expect(text).toContain(`(last ingest: rows ${rows!.read}/${rows!.kept}/${rows!.malformed}/${rows!.excluded}, `);
   });
 
   it('names a worker that died mid-attempt, and the next worker records the interrupted attempt', async () => {

@@ -32,7 +32,7 @@ describe.runIf(testBackend() === 'pglite')('drugref sync (child process)', () =>
     const first = await runCli(['sync', 'ch-sl'], env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^ch-sl\s+ok {2}HTTP 200 {2}\d+(\.\d)? kB {2}rows \d+ read, \d+ kept, 1 skipped {2}\d+ change records {2}\d+\.\d s/m);
+    expect(first.stdout).toMatch(/^ch-sl\s+ok {2}HTTP 200 {2}\d+(\.\d)? kB {2}rows \d+ read, \d+ kept, 1 malformed, 0 excluded {2}\d+ change records {2}\d+\.\d s/m);
     const second = await runCli(['sync', 'ch-sl'], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^ch-sl\s+not_modified {2}HTTP 304/m);

@@ -40,7 +40,8 @@ export interface StateRow {
   last_bytes: string | null;
   rows_read: number | null;
   rows_kept: number | null;
-  rows_skipped: number | null;
+  rows_malformed: number | null;
+  rows_excluded: number | null;
   last_changes: number | null;
   consecutive_failures: number;
   last_error: string | null;
@@ -50,8 +51,15 @@ export interface StateRow {
 /** The state row of one source, with the delay until its next attempt. */
 export async function state(db: Database, source: string): Promise<StateRow> {
   const { rows } = await db.query<StateRow>(
-    `SELECT last_outcome, last_http_status, last_bytes::text, rows_read, rows_kept, rows_skipped, last_changes, consecutive_failures, last_error,
+    `SELECT last_outcome, last_http_status, last_bytes::text, rows_read, rows_kept, rows_malformed, rows_excluded, last_changes, consecutive_failures, last_error,
             round(extract(epoch FROM next_attempt_at - last_attempt_at) * 1000)::float8 AS backoff_ms
        FROM sync_state WHERE source = $1`, [source]);
   return rows[0]!;
+}
+
+/** Rows an attempt read and did not keep (malformed and excluded together); throws when it ingested nothing. */
+export function rowsNotKept(result: unknown): number {
+  const rows = (result as { rows?: { malformed: number; excluded: number } | null } | undefined)?.rows;
+  if (!rows) throw new Error(`no rows in ${JSON.stringify(result)}`);
+  return rows.malformed + rows.excluded;
 }

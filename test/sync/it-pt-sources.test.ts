@@ -11,7 +11,7 @@ import { listSources } from '../../resolvers/sources/status.ts';
 import { inactiveReason } from '../../workers/sync/worker.ts';
 import { openTestDatabase } from '../helpers/db.ts';
 import { FakePublisher } from './publisher.ts';
-import { fixture, runner, state, syncConfig } from './helpers.ts';
+import { fixture, runner, state, syncConfig, rowsNotKept } from './helpers.ts';
 
 const AIFA = '/farmaci/';
 const INFOMED = '/mirror/lista_infomed.csv';
@@ -39,14 +39,18 @@ describe('register sync: it-aifa and pt-infomed', () => {
     publisher.publish(`${AIFA}confezioni_fornitura.csv`, fixture('it-aifa/confezioni_fornitura.csv'));
     const r = runner(db, syncConfig(publisher, { 'it-aifa': `${AIFA}{file}` }));
     const [result] = await r.runNow(['it-aifa']);
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', bytes: 3181, rows: { read: 14, kept: 12, skipped: 2 } });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', bytes: 3181, rows: { read: 14, kept: 12 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(result)).toBe(2);
     expect(publisher.hitsOf(`${AIFA}PA_confezioni.csv`).map((h) => h.answered)).toEqual([404]);
 
     // The ingredients file appears: the next sync fetches and reads both files.
     publisher.publish(`${AIFA}PA_confezioni.csv`, fixture('it-aifa/PA_confezioni.csv'));
     const [second] = await r.runNow(['it-aifa']);
     await r.close();
-    expect(second, JSON.stringify(second)).toMatchObject({ outcome: 'ok', rows: { read: 28, kept: 25, skipped: 3 } });
+    expect(second, JSON.stringify(second)).toMatchObject({ outcome: 'ok', rows: { read: 28, kept: 25 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(second)).toBe(3);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'it-aifa'");
     expect(rows[0]!.n).toBe(12);
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['it-aifa', 'ok']);
@@ -56,7 +60,9 @@ describe('register sync: it-aifa and pt-infomed', () => {
     publisher.publish(INFOMED, fixture('pt-infomed/lista_infomed.csv'));
     const r = runner(db, syncConfig(publisher, { 'pt-infomed': INFOMED }));
     const [result] = await r.runNow(['pt-infomed']);
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 12, kept: 8, skipped: 4 } });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 12, kept: 8 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(result)).toBe(4);
     expect((await r.runNow(['pt-infomed']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();
     // The 304 attempt parsed nothing: its own figures are empty, the ingest's stay with its attempt.

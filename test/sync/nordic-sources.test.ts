@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db.ts';
 import { findSyncSource } from '../../platform/sync-sources.ts';
 import { listSources } from '../../resolvers/sources/status.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
-import { fixture, runner, state, syncConfig } from './helpers.ts';
+import { fixture, runner, state, syncConfig, rowsNotKept } from './helpers.ts';
 
 const TAKST = ['lms01.txt', 'lms02.txt', 'lms03.txt', 'lms09.txt', 'lms30.txt'];
 
@@ -32,7 +32,9 @@ describe('Nordic register sync sources', () => {
     const r = runner(db, syncConfig(publisher, { 'dk-lms': path }));
     const [result] = await r.runNow(['dk-lms']);
     await r.close();
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 44, kept: 40, skipped: 4 } });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 44, kept: 40 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(result)).toBe(4);
     expect(await state(db, 'dk-lms')).toMatchObject({ last_outcome: 'ok', rows_kept: 40 });
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['dk-lms', 'ok']);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'dk-lms'");
@@ -46,7 +48,9 @@ describe('Nordic register sync sources', () => {
     publisher.publish(path, buildZip([{ name: 'fest251.xml', content: fixture('no-fest/fest251.xml') }]));
     const r = runner(db, syncConfig(publisher, { 'no-fest': path }));
     const [result] = await r.runNow(['no-fest']);
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 27, kept: 24, skipped: 3 } });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 27, kept: 24 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(result)).toBe(3);
     expect((await r.runNow(['no-fest']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products WHERE source = 'no-fest'");

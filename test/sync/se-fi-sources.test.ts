@@ -9,7 +9,7 @@ import { findSyncSource } from '../../platform/sync-sources.ts';
 import { listSources } from '../../resolvers/sources/status.ts';
 import type { SyncResult } from '../../workers/sync/run.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
-import { fixture, runner, state, syncConfig } from './helpers.ts';
+import { fixture, runner, state, syncConfig, rowsNotKept } from './helpers.ts';
 
 const FIMEA_PATH = '/fimea/documents/perusrekisteri.zip';
 const TLV_PATH = '/tlv/export/lakemedel.xlsx';
@@ -43,7 +43,9 @@ describe('SE and FI sync sources', () => {
     const [result] = await r.runNow(['fi-fimea']);
     await r.close();
     // The fixture's rows as the adapter reports them: 8 + 7 + 6 read, 2 + 1 + 2 malformed; atc.txt is not handed on.
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 21, kept: 16, skipped: 5 } });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 21, kept: 16 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(result)).toBe(5);
     expect((result as SyncResult).changes).toBeGreaterThan(0);
     expect((await state(db, 'fi-fimea')).rows_kept).toBe(16);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'fi-fimea' AND record -> 'prices' @> '[{\"currency\": \"EUR\"}]'");
@@ -55,7 +57,9 @@ describe('SE and FI sync sources', () => {
     publisher.publish(TLV_PATH, fixture('se-tlv/tlv_lakemedel.csv'));
     const r = runner(db, syncConfig(publisher, { 'se-tlv': TLV_PATH }));
     const [first] = await r.runNow(['se-tlv']);
-    expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', rows: { read: 9, kept: 6, skipped: 3 } });
+    expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', rows: { read: 9, kept: 6 } });
+    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    expect(rowsNotKept(first)).toBe(3);
     expect((await r.runNow(['se-tlv']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'se-tlv'");

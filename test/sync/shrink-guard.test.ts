@@ -54,7 +54,7 @@ describe('shrink guard of the sync worker', () => {
     t = await startTestApp();
     config = syncConfig(publisher, { 'de-pzn': PATH });
     publisher.publish(PATH, priceList(150));
-    expect(await sync()).toMatchObject({ outcome: 'ok', rows: { read: 150, kept: 150, skipped: 0 } });
+    expect(await sync()).toMatchObject({ outcome: 'ok', rows: { read: 150, kept: 150, malformed: 0, excluded: 0 } });
   });
   afterAll(async () => {
     await t.close();
@@ -85,7 +85,7 @@ describe('shrink guard of the sync worker', () => {
     const digest = await catalogueDigest(t.db);
     publisher.publish(PATH, priceList(150, 30));
     const result = await sync();
-    expect(result).toMatchObject({ outcome: 'skipped_refused', rows: { read: 150, kept: 120, skipped: 30 } });
+    expect(result).toMatchObject({ outcome: 'skipped_refused', rows: { read: 150, kept: 120, malformed: 30, excluded: 0 } });
     expect(result.error).toMatch(/30 of 150 rows \(20 %\) were skipped as malformed, more than the 10 % allowed/);
     expect(await catalogueDigest(t.db)).toBe(digest);
   });

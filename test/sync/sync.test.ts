@@ -11,6 +11,7 @@ import type { SyncResult } from '../../workers/sync/run.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import type { Misbehaviour } from './publisher.ts';
 import { fixture, runner, state, syncConfig } from './helpers.ts';
+import { countRows } from '../../workers/ingest/row-outcome.ts';
 
 const SL_PATH = '/sl/File.axd?file=XMLPublications.zip';
 const HOUR = 3_600_000;
@@ -67,10 +68,10 @@ describe('register sync worker', () => {
     publisher.publish(SL_PATH, slZip(original));
     const result = await syncSl();
     // Rows as the adapter reports them for the same file (the fixture has one malformed row).
-    const files = (await findAdapter('ch-sl')!.parse([{ name: 'Preparations.xml', content: original }])).files!;
-    const sum = (k: 'read' | 'kept' | 'skipped') => files.reduce((n, f) => n + f[k], 0);
-    expect(result).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: sum('read'), kept: sum('kept'), skipped: sum('skipped') } });
-    expect(sum('skipped')).toBe(1);
+    const parsed = await findAdapter('ch-sl')!.parse([{ name: 'Preparations.xml', content: original }]);
+    const rows = countRows(parsed.files, parsed.problems, 0);
+    expect(result).toMatchObject({ outcome: 'ok', httpStatus: 200, rows });
+    expect(rows.malformed).toBe(1);
     expect(result).toHaveProperty('changes', await changeCount());
     expect(await changeCount()).toBeGreaterThan(0);
     expect(await state(t.db, 'ch-sl')).toMatchObject({ last_outcome: 'ok', last_http_status: 200, consecutive_failures: 0, last_error: null });

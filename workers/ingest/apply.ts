@@ -16,21 +16,17 @@ import { StreamReadError } from './input.ts';
 import { ShrinkRefusedError, skippedRefusal } from './shrink-guard.ts';
 import type { GuardKind, ShrinkLimits } from './shrink-guard.ts';
 import type { SnapshotInput, StreamedAdapterResult } from './input.ts';
-import type { FileReport, RowProblem } from './snapshot.ts';
+import { countRows, outcomeOf } from './row-outcome.ts';
+import type { RowCounts, RowProblem, SettledReport } from './row-outcome.ts';
 
-/** Rows the adapter read, kept and skipped over all files. */
-export interface RowCounts {
-  read: number;
-  kept: number;
-  skipped: number;
-}
+export type { RowCounts } from './row-outcome.ts';
 
 /** Refusal reasons are stored and printed; an adapter's message about a huge line is cut. */
 const MAX_REASON_CHARS = 500;
 
 export type ApplyResult =
-  | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: FileReport[] }
-  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[]; files: FileReport[]; guard?: GuardKind };
+  | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: SettledReport[] }
+  | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[]; files: SettledReport[]; guard?: GuardKind };
 
 export interface ApplyOptions {
   /** Refuse the whole file when any row is malformed (otherwise those rows are skipped). */
@@ -41,11 +37,6 @@ export interface ApplyOptions {
   chunkSize?: number;
   /** The shrink guard's limits (shrink-guard.ts); absent or null: no guard (`--allow-shrink`, tests). */
   shrink?: ShrinkLimits | null;
-}
-
-function countRows(files: readonly FileReport[] | undefined, problems: readonly RowProblem[], kept: number): RowCounts {
-  if (!files?.length) return { read: kept + problems.length, kept, skipped: problems.length };
-  return files.reduce((sum, f) => ({ read: sum.read + f.read, kept: sum.kept + f.kept, skipped: sum.skipped + f.skipped }), { read: 0, kept: 0, skipped: 0 });
 }
 
 /** Why a file could not be read: the adapter's rejection, or any other failure to read it. */
@@ -76,12 +67,14 @@ export async function parseAndIngest(db: Database, adapterId: string, inputs: In
     return { outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] };
   }
   const { snapshot, problems } = parsed;
-  const files = parsed.files ?? [];
-  const rows = countRows(parsed.files, problems, keptInArrays(snapshot));
-  if (options.strict && problems.length > 0) {
-    return { outcome: 'refused', reason: `${problems.length} malformed row(s) under strict mode`, rows, problems, files };
+  const files = (parsed.files ?? []).map((f) => outcomeOf(f, problems));
+  const rows = countRows(files, problems, keptInArrays(snapshot));
+  // A problem an adapter reported outside its row counts still refuses a strict ingest.
+  const malformed = Math.max(rows.malformed, problems.length);
+  if (options.strict && malformed > 0) {
+    return { outcome: 'refused', reason: `${malformed} malformed row(s) under strict mode`, rows, problems, files };
   }
-  const skipped = options.shrink ? skippedRefusal({ read: rows.read, malformed: problems.length }, options.shrink) : null;
+  const skipped = options.shrink ? skippedRefusal(rows, options.shrink) : null;
   if (skipped) return { outcome: 'refused', reason: skipped, rows, problems, files, guard: 'skipped' };
   try {
     const report = await ingestSnapshot(db, snapshot, {

@@ -6,6 +6,7 @@
  */
 
 import type { ClassSystem, IdentifierSystem, Jurisdiction, SlEntry } from '../../resolvers/catalogue/vocabulary.ts';
+import type { FileReport, RowProblem } from './row-outcome.ts';
 
 export const SNAPSHOT_FORMAT = 'drugref-snapshot/1';
 
@@ -222,24 +223,7 @@ export interface Snapshot {
   recalls?: RecallEntry[];
 }
 
-/** A row an adapter could not parse: reported with its file and line, then skipped. */
-export interface RowProblem {
-  file: string;
-  line: number;
-  message: string;
-}
-
-/** What an adapter made of one input file: the role it recognised and its row counts. */
-export interface FileReport {
-  /** The file as given. */
-  file: string;
-  /** The role the adapter recognised (`product`, `package`, `CIS_CIP`, `AMPP`, `code list` ...). */
-  role: string;
-  /** Data rows (or records/elements) read, kept in the snapshot, and skipped as malformed or out of scope. */
-  read: number;
-  kept: number;
-  skipped: number;
-}
+export type { FileReport, RowProblem } from './row-outcome.ts';
 
 export interface AdapterResult {
   snapshot: Snapshot;

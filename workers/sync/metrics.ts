@@ -38,12 +38,12 @@ export function registerSyncMetrics(registry: Registry, db: Queryable): void {
   gauge('drugref_sync_last_bytes', 'Bytes downloaded by the last attempt.', (r) => r.lastBytes);
   gauge('drugref_sync_consecutive_failures', 'Failed attempts since the last success.', (r) => r.consecutiveFailures);
   new Gauge({
-    name: 'drugref_sync_rows', help: 'Rows of the last ingested file by kind (read, kept, skipped).', labelNames: ['source', 'kind'], registers: [registry],
+    name: 'drugref_sync_rows', help: 'Rows of the last ingested file by kind (read, kept, malformed, excluded).', labelNames: ['source', 'kind'], registers: [registry],
     async collect() {
       this.reset();
       for (const r of await rows()) {
         const ingested = r.lastIngest?.rows;
-        if (ingested) for (const kind of ['read', 'kept', 'skipped'] as const) this.set({ source: r.source, kind }, ingested[kind]);
+        if (ingested) for (const kind of ['read', 'kept', 'malformed', 'excluded'] as const) this.set({ source: r.source, kind }, ingested[kind]);
       }
     },
   });

@@ -7,6 +7,7 @@
  */
 import type { Database, Queryable } from '../../platform/db.ts';
 import type { SyncSourceDefinition } from '../../platform/sync-sources.ts';
+import type { RowCounts } from '../ingest/row-outcome.ts';
 import type { Validators } from './fetch.ts';
 
 /** Every outcome a sync attempt can record. */
@@ -39,7 +40,7 @@ export interface AttemptRecord {
   error: string | null;
   httpStatus: number | null;
   bytes: number;
-  rows: { read: number; kept: number; skipped: number } | null;
+  rows: RowCounts | null;
   changes: number | null;
   durationMs: number;
   /** The catalogue source the ingest wrote (learned on success). */
@@ -96,7 +97,8 @@ export async function claimSource(
             last_outcome = CASE WHEN due.lease_owner IS NULL THEN y.last_outcome ELSE 'interrupted' END,
             last_error = CASE WHEN due.lease_owner IS NULL THEN y.last_error ELSE ${INTERRUPTED} END,
             rows_read = CASE WHEN due.lease_owner IS NULL THEN y.rows_read END, rows_kept = CASE WHEN due.lease_owner IS NULL THEN y.rows_kept END,
-            rows_skipped = CASE WHEN due.lease_owner IS NULL THEN y.rows_skipped END, last_changes = CASE WHEN due.lease_owner IS NULL THEN y.last_changes END
+            rows_malformed = CASE WHEN due.lease_owner IS NULL THEN y.rows_malformed END,
+            rows_excluded = CASE WHEN due.lease_owner IS NULL THEN y.rows_excluded END, last_changes = CASE WHEN due.lease_owner IS NULL THEN y.last_changes END
        FROM due WHERE y.source = due.source
      RETURNING y.source, y.validators, due.lease_owner AS previous_owner, due.attempt_started_at AS previous_start, due.lease_until AS previous_until`,
     [options.owner, options.leaseMs, options.only ?? null, options.force ?? false, options.skip],
@@ -133,7 +135,7 @@ export function nextDelayMs(outcome: SyncOutcome, consecutiveFailures: number, i
 const FINISH_SQL = `
   UPDATE sync_state SET lease_owner = NULL, lease_until = NULL,
     last_attempt_at = $3, last_outcome = $4, last_error = $5, last_http_status = $6, last_bytes = $7,
-    rows_read = $8, rows_kept = $9, rows_skipped = $10, last_changes = $11, last_duration_ms = $12,
+    rows_read = $8, rows_kept = $9, rows_malformed = $10, rows_excluded = $16, last_changes = $11, last_duration_ms = $12,
     consecutive_failures = CASE WHEN $13 THEN 0 ELSE consecutive_failures + 1 END,
     total_failures = total_failures + CASE WHEN $13 THEN 0 ELSE 1 END,
     last_success_at = CASE WHEN $13 THEN clock_timestamp() ELSE last_success_at END,
@@ -153,8 +155,8 @@ export async function finishAttempt(db: Database, claim: ClaimedSource, a: Attem
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ consecutive_failures: number }>(FINISH_SQL, [
       claim.source, claim.owner, a.startedAt, a.outcome, a.error, a.httpStatus, a.bytes,
-      a.rows?.read ?? null, a.rows?.kept ?? null, a.rows?.skipped ?? null, a.changes, a.durationMs,
-      ok, a.catalogueSource, a.validators ? JSON.stringify(a.validators) : null,
+      a.rows?.read ?? null, a.rows?.kept ?? null, a.rows?.malformed ?? null, a.changes, a.durationMs,
+      ok, a.catalogueSource, a.validators ? JSON.stringify(a.validators) : null, a.rows?.excluded ?? null,
     ]);
     const held = rows[0];
     if (held) {
@@ -162,9 +164,10 @@ export async function finishAttempt(db: Database, claim: ClaimedSource, a: Attem
       await tx.query(`UPDATE sync_state SET next_attempt_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE source = $1`, [claim.source, delay]);
     }
     await tx.query(
-      `INSERT INTO sync_attempts (source, worker, started_at, outcome, http_status, bytes, rows_read, rows_kept, rows_skipped, changes, duration_ms, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [claim.source, claim.owner, a.startedAt, a.outcome, a.httpStatus, a.bytes, a.rows?.read ?? null, a.rows?.kept ?? null, a.rows?.skipped ?? null, a.changes, a.durationMs, a.error],
+      `INSERT INTO sync_attempts (source, worker, started_at, outcome, http_status, bytes, rows_read, rows_kept, rows_malformed, rows_excluded, changes, duration_ms, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [claim.source, claim.owner, a.startedAt, a.outcome, a.httpStatus, a.bytes, a.rows?.read ?? null, a.rows?.kept ?? null,
+        a.rows?.malformed ?? null, a.rows?.excluded ?? null, a.changes, a.durationMs, a.error],
     );
     await tx.query(`DELETE FROM sync_attempts WHERE source = $1 AND started_at < clock_timestamp() - $2 * interval '1 day'`, [claim.source, ATTEMPT_RETENTION_DAYS]);
     return held !== undefined;
@@ -185,14 +188,14 @@ export interface SyncStatusRow {
   lastError: string | null;
   lastHttpStatus: number | null;
   lastBytes: number | null;
-  rows: { read: number | null; kept: number | null; skipped: number | null };
+  rows: { [K in keyof RowCounts]: number | null };
   lastChanges: number | null;
   lastDurationMs: number | null;
   consecutiveFailures: number;
   totalFailures: number;
   lastSuccessAt: Date | null;
   /** Rows and change records of the last file ingested (`ok`), apart from the last attempt's own. */
-  lastIngest: { rows: { read: number; kept: number; skipped: number } | null; changes: number | null } | null;
+  lastIngest: { rows: RowCounts | null; changes: number | null } | null;
   /** The worker whose lease lapsed while it held the source (it died mid-attempt), until another takes over. */
   deadOwner: string | null;
   /** Newest of the catalogue's `last_synced_at` and the last success: when the data was last confirmed. */
@@ -204,10 +207,10 @@ export interface SyncStatusRow {
 interface StatusRow {
   source: string; adapter: string; catalogue_source: string; enabled: boolean; interval_hours: number; next_attempt_at: Date;
   lease_owner: string | null; lease_until: Date | null; now: Date; last_attempt_at: Date | null; last_outcome: SyncOutcome | null; last_error: string | null;
-  last_http_status: number | null; last_bytes: string | null; rows_read: number | null; rows_kept: number | null; rows_skipped: number | null;
+  last_http_status: number | null; last_bytes: string | null; rows_read: number | null; rows_kept: number | null; rows_malformed: number | null; rows_excluded: number | null;
   last_changes: number | null; last_duration_ms: number | null; consecutive_failures: number; total_failures: number;
   last_success_at: Date | null; confirmed_at: Date | null; refresh_interval_hours: number | null;
-  ingest_read: number | null; ingest_kept: number | null; ingest_skipped: number | null; ingest_changes: number | null; ingested: boolean;
+  ingest_read: number | null; ingest_kept: number | null; ingest_malformed: number | null; ingest_excluded: number | null; ingest_changes: number | null; ingested: boolean;
 }
 
 function toStatus(r: StatusRow): SyncStatusRow {
@@ -215,11 +218,14 @@ function toStatus(r: StatusRow): SyncStatusRow {
     source: r.source, adapter: r.adapter, catalogueSource: r.catalogue_source, enabled: r.enabled, intervalHours: r.interval_hours,
     nextAttemptAt: r.next_attempt_at, leasedBy: r.lease_until && r.lease_until > r.now ? r.lease_owner : null,
     lastAttemptAt: r.last_attempt_at, lastOutcome: r.last_outcome, lastError: r.last_error, lastHttpStatus: r.last_http_status,
-    lastBytes: r.last_bytes === null ? null : Number(r.last_bytes), rows: { read: r.rows_read, kept: r.rows_kept, skipped: r.rows_skipped },
+    lastBytes: r.last_bytes === null ? null : Number(r.last_bytes), rows: { read: r.rows_read, kept: r.rows_kept, malformed: r.rows_malformed, excluded: r.rows_excluded },
     lastChanges: r.last_changes, lastDurationMs: r.last_duration_ms, consecutiveFailures: r.consecutive_failures, totalFailures: r.total_failures,
     lastSuccessAt: r.last_success_at, confirmedAt: r.confirmed_at, refreshIntervalHours: r.refresh_interval_hours,
     lastIngest: r.ingested ? {
-      rows: r.ingest_read === null ? null : { read: r.ingest_read, kept: r.ingest_kept ?? 0, skipped: r.ingest_skipped ?? 0 }, changes: r.ingest_changes,
+      rows: r.ingest_read === null ? null : {
+        read: r.ingest_read, kept: r.ingest_kept ?? 0, malformed: r.ingest_malformed ?? 0, excluded: r.ingest_excluded ?? 0,
+      },
+      changes: r.ingest_changes,
     } : null,
     deadOwner: r.lease_owner && r.lease_until && r.lease_until <= r.now ? r.lease_owner : null,
   };
@@ -230,10 +236,11 @@ export async function readSyncStatus(db: Queryable): Promise<SyncStatusRow[]> {
   const { rows } = await db.query<StatusRow>(
     `SELECT y.*, y.last_bytes::text AS last_bytes, clock_timestamp() AS now,
             greatest(s.last_synced_at, y.last_success_at) AS confirmed_at, s.refresh_interval_hours,
-            a.rows_read AS ingest_read, a.rows_kept AS ingest_kept, a.rows_skipped AS ingest_skipped, a.changes AS ingest_changes,
+            a.rows_read AS ingest_read, a.rows_kept AS ingest_kept, a.rows_malformed AS ingest_malformed,
+            a.rows_excluded AS ingest_excluded, a.changes AS ingest_changes,
             a.source IS NOT NULL AS ingested
        FROM sync_state y LEFT JOIN sources s ON s.id = y.catalogue_source
-       LEFT JOIN LATERAL (SELECT source, rows_read, rows_kept, rows_skipped, changes FROM sync_attempts
+       LEFT JOIN LATERAL (SELECT source, rows_read, rows_kept, rows_malformed, rows_excluded, changes FROM sync_attempts
                            WHERE source = y.source AND outcome = 'ok' ORDER BY started_at DESC LIMIT 1) a ON true
       ORDER BY y.source`,
   );

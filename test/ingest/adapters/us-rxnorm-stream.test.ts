@@ -87,7 +87,8 @@ describe('us-rxnorm streamed', () => {
     });
     expect(result.outcome).toBe('ok');
     // Most lines are out of scope, a few are malformed: the guard weighs only the malformed ones.
-    expect(result.rows!.skipped / result.rows!.read).toBeGreaterThan(0.5);
+    expect(result.rows!.excluded / result.rows!.read).toBeGreaterThan(0.5);
+    expect(result.rows!.malformed).toBe(result.problems.length);
     expect(result.problems.length / result.rows!.read).toBeLessThan(0.1);
   });
 

@@ -85,7 +85,7 @@ export async function openBeSam(files: InputFile[], options: BeSamOptions = {}):
     const product = code && keys.has(code) ? `AMP ${code} is listed twice (the first is kept)` : buildSamProduct(amp, first, parts);
     report.read += 1;
     for (const p of parts) log.add(file.name, p.line, p.message);
-    if (typeof product === 'string') { log.add(file.name, amp.line, product); skip.add(amp.line); report.skipped += 1; continue; }
+    if (typeof product === 'string') { log.add(file.name, amp.line, product); skip.add(amp.line); report.skipped = (report.skipped ?? 0) + 1; continue; }
     keys.add(product.key);
     report.kept += 1;
   }

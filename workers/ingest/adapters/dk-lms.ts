@@ -88,7 +88,7 @@ function substancesByDrug(records: readonly LmsRecord[]): Map<string, string[]> 
 
 /** A skipped line of a file whose report counted it kept. */
 function skip(report: FileReport | undefined): void {
-  if (report) { report.kept -= 1; report.skipped += 1; }
+  if (report) { report.kept -= 1; report.skipped = (report.skipped ?? 0) + 1; }
 }
 
 /**

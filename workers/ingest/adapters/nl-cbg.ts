@@ -70,7 +70,7 @@ function check(file: string, header: Header, line: NumberedLine, substances: NlS
   pass.report.read += 1;
   if (typeof product === 'string') {
     pass.problems.add(file, line.line, product);
-    pass.report.skipped += 1;
+    pass.report.skipped = (pass.report.skipped ?? 0) + 1;
     return null;
   }
   pass.keys.add(product.key);

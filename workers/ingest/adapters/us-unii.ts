@@ -117,7 +117,7 @@ function readFile(file: InputFile, state: State): FileReport {
     const problem = values.length !== layout.width ? 'wrong number of tab-separated fields'
       : !unii ? `UNII "${get('UNII')}" is not a valid UNII (check character)`
         : get('DISPLAY NAME') === '' ? 'Display Name is empty' : null;
-    if (problem) { state.log.add(file.name, line, problem); report.skipped += 1; return; }
+    if (problem) { state.log.add(file.name, line, problem); report.skipped = (report.skipped ?? 0) + 1; return; }
     if (layout.role === 'records') recordRow(get, state, unii!);
     else nameRow(get, state, unii!);
     report.kept += 1;
