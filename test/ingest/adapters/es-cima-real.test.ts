@@ -157,6 +157,8 @@ describe('es-cima: a CIMA answer updates what it holds and deletes nothing', () 
     expect(partial.outcome, JSON.stringify(partial)).toBe('ok');
     expect(partial.outcome === 'ok' && partial.report.tables).toMatchObject({ products: { insert: 18, delete: 0 }, packs: { insert: 3, delete: 0 } });
     expect(await packs()).toBe(10);
+    const deletes = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM changes WHERE source = 'es-cima' AND change_type = 'delete'`);
+    expect(deletes.rows[0]!.n).toBe(0);
     const { rows } = await db.query<{ natural_key: string; authorised: string }>(
       `SELECT natural_key, record->>'authorised_on' AS authorised FROM products WHERE source = 'es-cima' AND natural_key IN ('65213', '37453') ORDER BY natural_key`);
     expect(rows).toEqual([{ natural_key: '37453', authorised: '1962-02-01' }, { natural_key: '65213', authorised: '2003-06-18' }]);
