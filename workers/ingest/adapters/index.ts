@@ -5,10 +5,12 @@
  */
 import type { StreamedAdapterResult } from '../input.ts';
 import type { AdapterResult } from '../snapshot.ts';
+import type { Queryable } from '../../../platform/db.ts';
 import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
 import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
+import { heldGroupProducts } from './ch-sl-groups-held.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
 import { openChRefdataFiles } from './ch-refdata-open.ts';
 import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
@@ -49,6 +51,14 @@ import { IE_HPRA_FILE, parseIeHpra } from './ie-hpra.ts';
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
 
+/**
+ * What an ingest offers an adapter besides its files: the catalogue it writes to, for a file
+ * that updates what the catalogue holds (SL group prices given without their article lists).
+ */
+export interface AdapterContext {
+  catalogue?: Queryable;
+}
+
 export interface SourceAdapter {
   /** Name used on the command line and as the source id where the adapter fixes one. */
   id: string;
@@ -58,7 +68,7 @@ export interface SourceAdapter {
   /** Optional extra files the adapter reads when given. */
   optionalFiles?: string[];
   /** Parses the files; asynchronous because some formats (xlsx) are read by asynchronous libraries. */
-  parse(files: InputFile[]): Promise<AdapterResult>;
+  parse(files: InputFile[], context?: AdapterContext): Promise<AdapterResult>;
   /**
    * Opens the files for a streamed ingest, where the format allows it (national registers):
    * the same snapshot, problems and file reports as `parse`, but products and packs are read
@@ -142,10 +152,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'ch-sl-groups',
-    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...)',
+    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...); alone, re-prices the packs the catalogue holds',
     files: [CH_SL_GROUPS_FILE],
     optionalFiles: ['weleda_arzneimittel.csv', 'wala_arzneimittel.csv'],
-    parse: async (files) => parseChSlGroups(files),
+    parse: async (files, context) => parseChSlGroups(files, context?.catalogue ? await heldGroupProducts(context.catalogue) : undefined),
   },
   {
     id: 'ch-artikelstamm',
