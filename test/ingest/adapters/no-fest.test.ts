@@ -5,6 +5,7 @@ import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { fileInput } from '../../../workers/ingest/adapters/line-stream.ts';
 import { openNoFest, parseNoFest } from '../../../workers/ingest/adapters/no-fest.ts';
 import { readFest } from '../../../workers/ingest/adapters/no-fest-xml.ts';
+import { RowTally } from '../../../workers/ingest/row-outcome.ts';
 
 const PATH = fileURLToPath(new URL('../../fixtures/registers/no-fest/fest251.xml', import.meta.url));
 const FEST = readFileSync(PATH);
@@ -68,7 +69,7 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     const lines = FEST.toString('utf8').split('\n');
     for (const p of problems) expect(lines[p.line - 1]).toContain('<Oppf');
     expect(snapshot.products).toHaveLength(6);
-    expect(files).toEqual([{ file: 'fest251.xml', role: 'FEST M30 (HentetDato 2026-11-20T03:09:06)', read: 27, kept: 24, skipped: 3 }]);
+    expect(files).toEqual([{ file: 'fest251.xml', role: 'FEST M30 (HentetDato 2026-11-20T03:09:06)', read: 27, kept: 24, malformed: 3 }]);
   });
 
   it('refuses another root, a FEST outside the M30 namespace, XML that is not well-formed, and a FEST without products', async () => {
@@ -86,9 +87,11 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     const blocks = Array.from({ length: Math.ceil(FEST.length / 7) }, (_, i) => FEST.subarray(i * 7, i * 7 + 7));
     expect(blocks.some((b) => (b[b.length - 1]! & 0xc0) === 0xc0)).toBe(true); // a block ends inside a character
     const forms: string[] = [];
-    const doc = await readFest('fest251.xml', blocks, { merkevare: (e) => forms.push(e.element.children.find((c) => c.name === 'LegemiddelformLang')?.text ?? ''), pakning: () => undefined, malformed: () => undefined });
+    const tally = new RowTally('fest251.xml');
+    const doc = await readFest('fest251.xml', blocks, { tally, merkevare: (e) => forms.push(e.element.children.find((c) => c.name === 'LegemiddelformLang')?.text ?? ''), pakning: () => undefined });
     expect(forms).toContain('Injeksjonsvæske, oppløsning');
-    expect(doc).toMatchObject({ extractedAt: '2026-11-20T03:09:06', read: 27 });
+    expect(doc.extractedAt).toBe('2026-11-20T03:09:06');
+    expect([...doc.catalogues].sort()).toEqual(['KatInteraksjon', 'KatLegemiddelMerkevare', 'KatLegemiddelpakning', 'KatVirkestoff', 'KatVirkestoffMedStyrke']);
     expect(doc.virkestoffer.size).toBe(6);
   });
 });
