@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { fileInput } from '../../../workers/ingest/adapters/line-stream.ts';
-import { openNoFest, parseNoFest } from '../../../workers/ingest/adapters/no-fest.ts';
+import { openNoFest, parseNoFest, parseNoFestFiles } from '../../../workers/ingest/adapters/no-fest.ts';
 import { readFest } from '../../../workers/ingest/adapters/no-fest-xml.ts';
 import { RowTally } from '../../../workers/ingest/row-outcome.ts';
 
@@ -78,6 +78,22 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     await expect(parseNoFest('x.xml', FEST.subarray(0, FEST.length / 2))).rejects.toThrow(FileRejectedError);
     const empty = FEST.toString('utf8').replace(/<KatLegemiddelMerkevare>[\s\S]*<\/KatLegemiddelMerkevare>/, '<KatLegemiddelMerkevare />');
     await expect(parseNoFest('x.xml', Buffer.from(empty))).rejects.toThrow(/no LegemiddelMerkevare/);
+  });
+
+  it('reads a single-catalogue document with m30: and fs: prefixes, as the FEST web service answers, under any file name', async () => {
+    const doc = `<?xml version="1.0" encoding="utf-8"?>
+<m30:FEST xmlns:m30="http://www.kith.no/xmlstds/eresept/m30/2014-12-01" xmlns:fs="http://www.kith.no/xmlstds/eresept/forskrivning/2014-12-01">
+  <m30:HentetDato>2026-11-21T03:00:00</m30:HentetDato>
+  <m30:KatLegemiddelMerkevare>
+    <m30:OppfLegemiddelMerkevare>
+      <m30:Id>ID_F0000000-0000-0000-0000-000000000001</m30:Id><m30:Tidspunkt>2026-11-21T03:00:00</m30:Tidspunkt><m30:Status V="A" DN="Aktiv oppføring"/>
+      <fs:LegemiddelMerkevare><fs:Id>${id(302)}</fs:Id><fs:NavnFormStyrke>Eliquis tab 5 mg</fs:NavnFormStyrke><fs:Varenavn>Eliquis</fs:Varenavn><fs:Atc V="B01AF02" DN="Apiksaban"/></fs:LegemiddelMerkevare>
+    </m30:OppfLegemiddelMerkevare>
+  </m30:KatLegemiddelMerkevare>
+</m30:FEST>`;
+    const result = await parseNoFestFiles([{ name: 'HentFestResponse.xml', content: Buffer.from(doc) }]);
+    expect(result.files).toEqual([{ file: 'HentFestResponse.xml', role: 'FEST M30, partial: KatLegemiddelMerkevare (HentetDato 2026-11-21T03:00:00)', read: 1, kept: 1, malformed: 0 }]);
+    expect(result.snapshot.products).toEqual([expect.objectContaining({ key: id(302), product_name: 'Eliquis tab 5 mg', atc_code: 'B01AF02', packs: [], ingredients: [] })]);
   });
 
   it('streams the file from disk in blocks (open) to the same result as the file read whole', async () => {
