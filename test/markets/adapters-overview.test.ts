@@ -15,6 +15,7 @@ import { ingestSnapshots } from '../../workers/ingest/engine.ts';
 import { findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/common.ts';
 import { loadFxFile, DEMO_FX_FILE } from '../../resolvers/markets/fx-file.ts';
+import { mcpPost, rpc, toolText } from '../mcp/helpers.ts';
 
 const REGISTERS = new URL('../fixtures/registers/', import.meta.url);
 const file = (path: string, name = path.split('/').pop()!): InputFile => ({ name, content: readFileSync(new URL(path, REGISTERS)) });
@@ -146,5 +147,14 @@ describe('price per DDD from the registers\' own files', () => {
       basis: 'per_unit', price_per_ddd_usd: null, reason: 'no_ddd', reason_text: 'WHO gives no DDD for the ATC code.',
       price_amount: 13.97, price_currency: 'EUR', strength_basis: 'substance',
     });
+  });
+
+  it('offers the same per-pack detail to the MCP tools market_prices and get_drug', async () => {
+    const tools = (await mcpPost(t, key, rpc('tools/list'))).json().result.tools as Array<{ name: string; inputSchema: { properties: Record<string, { enum?: string[] }> } }>;
+    expect(tools.find((x) => x.name === 'market_prices')!.inputSchema.properties.detail).toMatchObject({ enum: ['packs'] });
+    expect(tools.find((x) => x.name === 'get_drug')!.inputSchema.properties.include).toMatchObject({ enum: ['price_per_ddd'] });
+    const res = await mcpPost(t, key, rpc('tools/call', { name: 'market_prices', arguments: { q: 'C07AB02', countries: 'CH', detail: 'packs' } }));
+    const answer = toolText(res).json as { markets: Array<{ pack_prices: Array<{ pricing: { price_per_ddd_usd: number | null } }> }> };
+    expect(answer.markets[0]!.pack_prices.map((p) => p.pricing.price_per_ddd_usd)).toContain(1.331);
   });
 });

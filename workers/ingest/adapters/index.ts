@@ -29,7 +29,7 @@ import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
 import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
 import { parseDePzn } from './de-pzn.ts';
 import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
-import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
+import { NO_FEST_FILE, openNoFest, parseNoFestFiles } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
@@ -75,7 +75,7 @@ export interface SourceAdapter {
    * from disk while the engine writes them, so memory stays flat. `drugref ingest` and the
    * sync worker use it when present.
    */
-  open?(files: InputFile[]): Promise<StreamedAdapterResult>;
+  open?(files: InputFile[], context?: AdapterContext): Promise<StreamedAdapterResult>;
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -233,10 +233,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'no-fest',
-    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff',
+    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip, or documents holding some of its catalogues, read together): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff; a partial document updates what it holds',
     files: [NO_FEST_FILE],
-    parse: parseSingle(NO_FEST_FILE, parseNoFest),
-    open: (files) => openNoFest(files),
+    parse: (files, context) => parseNoFestFiles(files, context?.catalogue),
+    open: (files, context) => openNoFest(files, context?.catalogue),
   },
   {
     id: 'es-cima',
