@@ -10,6 +10,7 @@ import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts'
 import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
+import { heldGroupProducts } from './ch-sl-groups-held.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
 import { openChRefdataFiles } from './ch-refdata-open.ts';
 import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
@@ -151,10 +152,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'ch-sl-groups',
-    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...)',
+    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...); alone, re-prices the packs the catalogue holds',
     files: [CH_SL_GROUPS_FILE],
     optionalFiles: ['weleda_arzneimittel.csv', 'wala_arzneimittel.csv'],
-    parse: async (files) => parseChSlGroups(files),
+    parse: async (files, context) => parseChSlGroups(files, context?.catalogue ? await heldGroupProducts(context.catalogue) : undefined),
   },
   {
     id: 'ch-artikelstamm',
