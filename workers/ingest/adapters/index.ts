@@ -254,9 +254,9 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'fi-fimea',
-    description: 'Finnish Fimea basic register (perusrekisteri PAKKAUS and LAAKEAINE, ; separated Windows ANSI) with Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers',
+    description: 'Finnish Fimea basic register release folder (perusrekisteri pack files, LAAKEAINE, the ATC and dose form tables; ; separated Windows ANSI), Fimea\'s substitution list (GS-ladattava) and Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers, other members named unused',
     files: [FI_PAKKAUS_FILE],
-    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE],
+    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE, 'atc.txt', 'laakemuoto.txt', 'GS-ladattava.txt'],
     parse: async (files) => parseFiFimea(files),
   },
   {
