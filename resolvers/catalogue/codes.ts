@@ -134,7 +134,8 @@ export function normalisePzn(raw: string): string | null {
 
 function detectAicPzn(q: string): CodeCandidate[] {
   const out: CodeCandidate[] = [];
-  const aic = normaliseAic(q);
+  // AIFA's lists and spreadsheets print an AIC as a number, without its leading zero (`44155024`).
+  const aic = normaliseAic(q) ?? (/^\d{8}$/.test(q) ? normaliseAic(`0${q}`) : null);
   if (aic) out.push({ kind: 'aic', system: 'aic', code: aic });
   const pzn = normalisePzn(q);
   if (pzn) out.push({ kind: 'pzn', system: 'pzn', code: pzn });
