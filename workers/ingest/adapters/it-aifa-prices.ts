@@ -94,8 +94,8 @@ function addValue(attributes: Record<string, string | number | boolean>, name: s
 }
 
 /**
- * Reads one price list into its file's tally: a row with an invalid AIC or an unreadable price is
- * malformed; a row of a pack the register lacks (`inRegister`) is excluded (`not_in_register`: the
+ * Reads one price list into its file's tally: a short row, a row with an invalid AIC or an
+ * unreadable price is malformed; a row of a pack the register lacks (`inRegister`) is excluded (`not_in_register`: the
  * list outlives packs the register has revoked), as is a second row of one AIC (`duplicate`). The
  * others are kept by AIC for `applyPriceRow`.
  */
@@ -103,6 +103,8 @@ export function readPriceList(table: DelimitedTable, role: PriceRole, fileName: 
   const aicColumn = pickColumn(table.header, PRICE_LIST_AIC)!;
   const list: PriceList = { role, columns: priceColumns(table, role), validFrom: listDate(table, role, fileName), rows: new Map() };
   for (const row of table.rows) {
+    // A short row (a file cut off) may lack its prices: never read it as a pack without them.
+    if (!table.workbook && row.width < table.header.length) { tally.malformedRow(row.line, `row has ${row.width} fields, the header ${table.header.length}`); continue; }
     const raw = row.get(aicColumn);
     const aic = aicOf(raw);
     if (!aic) { tally.malformedRow(row.line, `AIC "${raw}" is not a valid AIC`); continue; }
