@@ -13,6 +13,7 @@ import { basename } from 'node:path';
 import type * as AdapterIndex from '../workers/ingest/adapters/index.ts';
 import type * as LineStream from '../workers/ingest/adapters/line-stream.ts';
 import type { StreamedAdapterResult } from '../workers/ingest/input.ts';
+import { formatExcluded, outcomeOf } from '../workers/ingest/row-outcome.ts';
 
 const built = existsSync(new URL('../dist/.built', import.meta.url)) && !process.env.ADAPTER_OPEN_SOURCES;
 const from = (path: string): URL => new URL(built ? `../dist/${path}.js` : `../${path}.ts`, import.meta.url);
@@ -41,4 +42,6 @@ const seconds = (performance.now() - started) / 1000;
 console.log(`${id}${parse ? ' parse' : ''}${built ? '' : ' (sources through tsx)'}: opened in ${openSeconds.toFixed(1)} s (peak RSS ${rssOpened} MiB so far), `
   + `${products} products and ${packs} packs read in ${seconds.toFixed(1)} s in all, peak RSS ${mib()} MiB`);
 console.log(`substances ${opened.snapshot.substances?.length ?? 0}, classes ${opened.snapshot.classes?.length ?? 0}, problems ${opened.problems.length}`);
-for (const f of opened.files ?? []) console.log(`${f.file}: ${f.read} read, ${f.kept} kept, ${f.skipped} skipped`);
+for (const f of (opened.files ?? []).map((r) => outcomeOf(r, opened.problems))) {
+  console.log(`${f.file}: ${f.read} read, ${f.kept} kept, ${f.malformed} malformed${formatExcluded(f) ? `, excluded ${formatExcluded(f)}` : ''}`);
+}

@@ -135,7 +135,7 @@ function timedIngest(env: NodeJS.ProcessEnv, cli: string, release: Release): { w
   const wall = (performance.now() - started) / 1000;
   const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(run.stderr);
   if (run.status !== 0 || !m) throw new Error(`ingest failed (exit ${run.status}): ${run.stderr.slice(-2000)}${run.stdout.slice(-2000)}`);
-  const files = run.stdout.split('\n').filter((line) => /: \d+ read, \d+ kept, \d+ skipped/.test(line));
+  const files = run.stdout.split('\n').filter((line) => /: \d+ read, \d+ kept, \d+ malformed/.test(line));
   return { wall, cpu: Number(m[1]) + Number(m[2]), rssMiB: Math.round(Number(m[3]) / 1024), files };
 }
 

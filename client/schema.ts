@@ -3789,6 +3789,8 @@ export interface operations {
                 format?: "json" | "fhir";
                 /** @description ISO 8601 date (YYYY-MM-DD: the close of that day, UTC) or date-time with an offset. The record and each pack's status as the registers stood then, reconstructed from the change log; not after today. */
                 as_of?: string;
+                /** @description price_per_ddd: each pack also carries `price_per_ddd`, its own price per WHO DDD in USD or the reason code it stopped short, with the price kind used and the strength basis counted (json only). */
+                include?: "price_per_ddd";
             };
             header?: never;
             path: {
@@ -4450,6 +4452,8 @@ export interface operations {
                 q: string;
                 /** @description "all" or a comma list of ISO alpha-2 codes, e.g. CH,DE,US. */
                 countries?: string;
+                /** @description packs: each market also lists its packs (`pack_prices`), each with its own price per DDD or the reason code it stopped short, the price kind and amount used and the strength basis counted. */
+                detail?: "packs";
             };
             header?: never;
             path?: never;

@@ -13,6 +13,7 @@ import { createCatalogueLoaders } from './catalogue/loaders.ts';
 import { createLasaLoader } from './catalogue/lasa.ts';
 import { loadDrugRecords } from './catalogue/record-rows.ts';
 import type { DrugRecordRows } from './catalogue/record-rows.ts';
+import { createPackDddPriceLoader } from './markets/pack-ddd-price.ts';
 
 /** One request's loaders, each built when first used (platform/lazy-group.ts). */
 export const createLoaders = lazyGroup<{ db: Queryable; now: Clock }>()({
@@ -24,6 +25,8 @@ export const createLoaders = lazyGroup<{ db: Queryable; now: Clock }>()({
   lasa: ({ db }) => createLasaLoader(db),
   /** Whole drug records in one statement each batch; Query.drug and drugByCode prime the catalogue loaders from them. */
   drugRecord: ({ db }) => new DataLoader<string, DrugRecordRows | null>((ids) => loadDrugRecords(db, ids)),
+  /** Each pack's price per DDD explained, for the packs of a request at once (include=price_per_ddd). */
+  packDddPrice: ({ db }) => createPackDddPriceLoader(db),
 });
 
 export type Loaders = ReturnType<typeof createLoaders>;

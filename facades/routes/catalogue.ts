@@ -57,6 +57,9 @@ const SEARCH_RESPONSE = {
     _meta: { type: 'object' },
   },
 } as const;
+/** One pack's price per DDD with what it was computed from (drug record and market overview). */
+export const PACK_DDD_PRICE = `basis pricePerDddUsd ddds unitPriceUsd packPriceUsd reason reasonText priceKind priceAmount priceCurrency
+  strengthBasis strengthBasisWhy`;
 export const PACK = `id description units unit marketingStatus identifiers { system code validFrom validTo previous }
   prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability tariffCategory sources`;
 export const DRUG_FULL = `id productName substanceName brand generic country atcCode atcCodeSource { origin basis confidence } doseForm route holder marketingStatus authorisedOn
@@ -182,13 +185,19 @@ export const catalogueRoutes: RouteDef[] = [
       properties: {
         format: { type: 'string', enum: ['json', 'fhir'], default: 'json', description: 'json (default) or fhir (FHIR R4 Medication).' },
         as_of: AS_OF_SCHEMA,
+        include: {
+          type: 'string', enum: ['price_per_ddd'],
+          description: 'price_per_ddd: each pack also carries `price_per_ddd`, its own price per WHO DDD in USD or the reason code it stopped short, with the price kind used and the strength basis counted (json only).',
+        },
       },
     },
-    document: `query ($id: ID!, $fhir: Boolean!, $asOf: String, $dated: Boolean!) { drug(id: $id, asOf: $asOf) {
-      fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} } ... @include(if: $dated) { ${DATED_DRUG} } } }`,
+    document: `query ($id: ID!, $fhir: Boolean!, $asOf: String, $dated: Boolean!, $ddd: Boolean!) { drug(id: $id, asOf: $asOf) {
+      fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} packs { id pricePerDdd @include(if: $ddd) { ${PACK_DDD_PRICE} } } }
+      ... @include(if: $dated) { ${DATED_DRUG} } } }`,
     variables: (input) => ({
       id: input.params.id, fhir: input.query.format === 'fhir', asOf: input.query.as_of ?? null,
       dated: input.query.as_of !== undefined && input.query.format !== 'fhir',
+      ddd: input.query.include === 'price_per_ddd' && input.query.format !== 'fhir',
     }),
     respond: (data, input) => {
       const drug = data.drug as Record<string, unknown> | null;
@@ -200,7 +209,7 @@ export const catalogueRoutes: RouteDef[] = [
     statuses: [200, 304, 401, 403, 404, 422],
     mcp: {
       name: 'get_drug',
-      description: 'Get one drug record by its id (from search_drugs): product and substance names, ingredients with strengths, dose form, holder, ATC parent chain, packs with prices and identifiers, and which monograph languages exist. Give `as_of` (YYYY-MM-DD) for the record as it stood on that date with each pack\'s status then (active, withdrawn, recalled, not_yet_listed, unknown).',
+      description: 'Get one drug record by its id (from search_drugs): product and substance names, ingredients with strengths, dose form, holder, ATC parent chain, packs with prices and identifiers, and which monograph languages exist. Give include="price_per_ddd" for each pack\'s own price per WHO DDD in USD (or the reason code it stopped short, the price kind and strength basis used). Give `as_of` (YYYY-MM-DD) for the record as it stood on that date with each pack\'s status then (active, withdrawn, recalled, not_yet_listed, unknown).',
     },
   },
   {

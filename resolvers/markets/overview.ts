@@ -13,8 +13,9 @@ import { JURISDICTIONS } from '../catalogue/vocabulary.ts';
 import { BASIS_RANK, median, round4 } from './price-per-ddd.ts';
 import type { Basis, PackPrice } from './price-per-ddd.ts';
 import type { ReasonCode } from './reasons.ts';
-import { PACK_COLUMNS, PRICE_KINDS, packPriceJoins, priceOfPack, readFx } from './pack-pricing.ts';
+import { PACK_COLUMNS, PRICE_KINDS, explainPackPrice, packPriceJoins, readFx } from './pack-pricing.ts';
 import type { PackRow } from './pack-pricing.ts';
+import { presentPackPrice } from './pack-ddd-price.ts';
 
 // Single-ingredient active products of the codes, each representative pack (a pack several
 // sources describe counts once) with its preferred price, its stored text and total quantity,
@@ -22,7 +23,7 @@ import type { PackRow } from './pack-pricing.ts';
 // the code (pack-pricing.ts); combination products have no single-substance DDD; veterinary
 // products and bulk ingredients are no market.
 const PACKS = `
-  SELECT ${PACK_COLUMNS}
+  SELECT k.id AS pack_id, p.id AS product_id, k.source AS pack_source, ${PACK_COLUMNS}
     FROM products p
     JOIN product_ingredients pi ON pi.product_id = p.id
     LEFT JOIN substances s ON s.unii = pi.unii
@@ -52,8 +53,11 @@ function commonReason(prices: PackPrice[]): ReasonCode | null {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
 }
 
-function marketOf(country: string, rows: PackRow[], usdOf: (amount: number, currency: string) => number | null) {
-  const prices: PackPrice[] = rows.map((r) => priceOfPack(r, usdOf));
+/** A pack row of the overview: PackRow and the ids a per-pack answer names. */
+type MarketPackRow = PackRow & { pack_id: string; product_id: string; pack_source: string };
+
+function marketOf(country: string, rows: MarketPackRow[], usdOf: (amount: number, currency: string) => number | null) {
+  const prices = rows.map((r) => explainPackPrice(r, usdOf));
   const basis: Basis = BASIS_RANK.find((b) => prices.some((p) => p.basis === b)) ?? 'none';
   const of = (pick: (p: PackPrice) => number | null) => {
     const values = prices.filter((p) => p.basis === basis).map(pick).filter((v): v is number => v !== null);
@@ -67,6 +71,11 @@ function marketOf(country: string, rows: PackRow[], usdOf: (amount: number, curr
     packPriceUsd: basis === 'per_pack' ? of((p) => p.packPriceUsd) : null,
     // Why the market stopped short of per_ddd (not yet in the public schema; see the report).
     basisReason: basis === 'per_ddd' ? null : commonReason(prices),
+    // Read only when asked for (detail=packs): each pack with its own figure or reason.
+    packPrices: rows.map((r, i) => ({
+      packId: r.pack_id, productId: r.product_id, productName: r.product_name, description: r.description ?? '', source: r.pack_source,
+      pricing: presentPackPrice(prices[i]!),
+    })),
   };
 }
 
@@ -75,7 +84,7 @@ export async function marketOverview(ctx: RequestContext, q: string, countries?:
   const wanted = parseCountries(countries);
   const [ref] = await resolveReferences(ctx.db, [q]);
   if (!ref?.resolved) return null;
-  const { rows } = await ctx.db.query<PackRow>(PACKS, [ref.atcCodes, wanted, PRICE_KINDS]);
+  const { rows } = await ctx.db.query<MarketPackRow>(PACKS, [ref.atcCodes, wanted, PRICE_KINDS]);
   const fx = await readFx(ctx.db);
   const used = new Set<string>();
   const usdOf = (amount: number, currency: string): number | null => {
@@ -83,7 +92,7 @@ export async function marketOverview(ctx: RequestContext, q: string, countries?:
     if (usd !== null) used.add(currency);
     return usd;
   };
-  const byCountry = new Map<string, PackRow[]>();
+  const byCountry = new Map<string, MarketPackRow[]>();
   for (const r of rows) byCountry.set(r.country, [...(byCountry.get(r.country) ?? []), r]);
   const markets = [...byCountry].sort(([a], [b]) => a.localeCompare(b)).map(([country, list]) => marketOf(country, list, usdOf));
   if (used.size) used.add('USD');

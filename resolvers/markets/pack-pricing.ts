@@ -106,25 +106,66 @@ function strengthOf(r: PackRow): { strengthValue: number | null; strengthUnit: s
   return { strengthValue: num(r.strength_value), strengthUnit: r.strength_unit, strengthText: r.strength_text };
 }
 
+/** Which strength a pack's price per DDD counted, and why (WHO DDDs are of the moiety unless WHO notes otherwise). */
+export type StrengthBasis = 'moiety' | 'substance' | 'salt_ddd' | 'salt_converted' | 'salt_unconverted';
+
+/** The strength basis of a pack, its moiety factor (or why none), and the sentence a user reads. */
+export interface StrengthChoice {
+  basis: StrengthBasis;
+  factor: number | { reason: ReasonCode };
+  why: string;
+}
+
 /**
  * Moiety per mass of the strength's substance: 1 for a moiety (or the register's moiety
  * strength, or a DDD WHO gives of the salt itself), the salt's base fraction, or why not.
  */
-function moietyFactor(r: PackRow): number | { reason: ReasonCode } {
-  if (hasMoiety(r)) return 1;
+export function strengthChoice(r: PackRow): StrengthChoice {
+  if (hasMoiety(r)) return { basis: 'moiety', factor: 1, why: 'the register gives the strength of the moiety' };
   const salt = readSalt(r.substance_name);
-  if (!salt) return 1;
-  if ((r.ddds ?? []).some((d) => dddRefersToSalt(d.note, salt))) return 1;
-  if (SALT_BASIS_UNSTATED.has(r.source)) return { reason: 'salt_basis_unknown' };
-  return salt.baseFraction ?? { reason: 'salt_not_converted' };
+  if (!salt) return { basis: 'substance', factor: 1, why: 'the substance is not a salt' };
+  if ((r.ddds ?? []).some((d) => dddRefersToSalt(d.note, salt))) {
+    return { basis: 'salt_ddd', factor: 1, why: `WHO gives the DDD of the ${salt.counterIon} salt itself` };
+  }
+  if (SALT_BASIS_UNSTATED.has(r.source)) {
+    return { basis: 'salt_unconverted', factor: { reason: 'salt_basis_unknown' }, why: 'the register does not say whether the strength is of the salt or of the moiety' };
+  }
+  if (salt.baseFraction === null) {
+    return { basis: 'salt_unconverted', factor: { reason: 'salt_not_converted' }, why: `the strength is of the ${salt.counterIon} salt and its moiety's molar mass is not known` };
+  }
+  return {
+    basis: 'salt_converted', factor: salt.baseFraction,
+    why: `the strength is of the ${salt.counterIon} salt; WHO's DDD is of the moiety, ${round3(salt.baseFraction)} of the salt's mass`,
+  };
 }
+
+const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
 /** The pack's price per DDD in USD, its basis and, short of per_ddd, why. */
 export function priceOfPack(r: PackRow, usdOf: (amount: number, currency: string) => number | null): PackPrice {
   return pricePerDdd({
     units: num(r.units), unit: r.unit, description: r.description, quantity: r.quantity, ...strengthOf(r),
-    name: r.product_name, moietyFactor: moietyFactor(r),
+    name: r.product_name, moietyFactor: strengthChoice(r).factor,
     priceUsd: r.amount !== null && r.currency ? usdOf(Number(r.amount), r.currency) : null,
     ...dddsOf(r),
   });
+}
+
+/** One pack's price per DDD with what it was computed from: the price used and the strength basis. */
+export interface PackPricing extends PackPrice {
+  priceKind: string | null;
+  priceAmount: number | null;
+  priceCurrency: string | null;
+  strengthBasis: StrengthBasis;
+  strengthBasisWhy: string;
+}
+
+/** priceOfPack, explained: the price kind and amount used and which strength was counted. */
+export function explainPackPrice(r: PackRow, usdOf: (amount: number, currency: string) => number | null): PackPricing {
+  const choice = strengthChoice(r);
+  return {
+    ...priceOfPack(r, usdOf),
+    priceKind: r.kind, priceAmount: r.amount === null ? null : Number(r.amount), priceCurrency: r.currency,
+    strengthBasis: choice.basis, strengthBasisWhy: choice.why,
+  };
 }

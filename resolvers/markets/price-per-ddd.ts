@@ -35,8 +35,8 @@ export interface PackInput {
   /** Strength as written (`1 000 UI/ml`), read when value/unit are missing. */
   strengthText?: string | null;
   /**
-   * Product name, read for the concentration a strength per unit leaves out (`Inj Lös
-   * 100 IE/ml` beside a strength of `100 IE` in a 10 ml vial is 1 000 IE, not 100 IE).
+   * Product name, read with the pack text for the concentration a strength per unit leaves
+   * out (`Inj Lös 100 IE/ml` beside a strength of `100 IE` in a 10 ml vial is 1 000 IE, not 100 IE).
    */
   name?: string | null;
   /**
@@ -163,12 +163,15 @@ function dddsIn(strength: Strength | null, content: PackContent, ddd: { value: n
 const CONCENTRATION = /(\d[\d'’.,]*)\s*([\p{L}µ.]+)\s*\/\s*(\d+(?:[.,]\d+)?\s*)?(ml|g)\b/giu;
 
 /**
- * A strength per unit with the concentration the product name gives it: a register that
- * stores `100 IE` for `Inj Lös 100 IE/ml` in a 10 ml vial means 100 IE per ml.
+ * A strength per unit with the concentration the product name or the pack text gives it: a
+ * register that stores `100 IE` for `Inj Lös 100 IE/ml` in a 10 ml vial means 100 IE per ml,
+ * and so does a Swiss pack text `Inj Susp 100 E/ml Durchstf 10 ml` beside a product name
+ * without the concentration (1 000 U in the vial, not 100).
  */
-function withNamedConcentration(strength: Strength, name: string | null | undefined): Strength {
-  if (strength.per || !name) return strength;
-  for (const m of name.matchAll(CONCENTRATION)) {
+function withNamedConcentration(strength: Strength, ...texts: Array<string | null | undefined>): Strength {
+  const text = texts.filter(Boolean).join(' ');
+  if (strength.per || !text) return strength;
+  for (const m of text.matchAll(CONCENTRATION)) {
     const named = parseStrengthText(m[0]);
     if ('reason' in named || !named.per) continue;
     const same = named.amount.unit === strength.amount.unit && Math.abs(named.amount.value - strength.amount.value) < 1e-9 * strength.amount.value;
@@ -181,7 +184,7 @@ function strengthOf(p: PackInput): Strength | { reason: ReasonCode } {
   const given = parseStrength(p.strengthValue, p.strengthUnit);
   const read = !('reason' in given) || !p.strengthText ? given : parseStrengthText(p.strengthText);
   const strength = 'reason' in read ? given : read;
-  if (!('reason' in strength)) return withNamedConcentration(strength, p.name);
+  if (!('reason' in strength)) return withNamedConcentration(strength, p.name, p.description);
   const missing = (p.strengthValue === null || p.strengthValue === undefined) && !p.strengthText;
   return { reason: missing ? 'strength_missing' : 'strength_unreadable' };
 }

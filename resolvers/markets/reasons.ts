@@ -22,6 +22,7 @@ export const REASONS = {
   salt_not_converted: 'The strength is of a salt and the DDD of its moiety; the register gives no moiety strength and the salt has no known conversion.',
   salt_basis_unknown: 'The register names a salt but does not say whether its strength is of the salt or of the moiety.',
   empty_pack: 'The pack holds no substance by this arithmetic.',
+  combination: 'The product combines several substances: WHO counts its DDD per combination in unit doses, not per substance.',
 } as const;
 
 /** A reason code. */

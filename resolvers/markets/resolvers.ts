@@ -7,4 +7,7 @@ export const marketResolvers = {
     marketOverview: (_: unknown, args: { q: string; countries?: string | null }, ctx: RequestContext) =>
       marketOverview(ctx, requireQuery(args.q), args.countries ?? undefined),
   },
+  Pack: {
+    pricePerDdd: (pack: { id: string }, _: unknown, ctx: RequestContext) => ctx.loaders.packDddPrice.load(pack.id),
+  },
 };

@@ -124,3 +124,25 @@ describe('cross-references and interaction types in the drugref-interactions/1 f
     expect(() => readInteractionFile(file({ cross_references: [{ system: 'ddinter', code: 'DDInter1913', atc: 'warfarin' }] }))).toThrow(/"WARFARIN" is not an ATC code/);
   });
 });
+
+describe('DDInter mechanism in the answer', () => {
+  let db: Database;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await ingestSnapshots(db, buildDemoSnapshots().filter((s) => [DEMO_ATC_SOURCE_ID, demoSourceId('CH')].includes(s.source.id)));
+    expect((await loadInteractionFiles(db, [MECHANISM])).open.insert).toBeGreaterThan(0);
+    t = await startTestApp({ db });
+  });
+  afterAll(async () => { await t.close(); await db.close(); });
+
+  it('answers the interaction check with the mechanism DDInter gives (Metabolism), none for Unknown', async () => {
+    const key = await t.key({ tier: 'developer' });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/interactions/check', headers: bearer(key), payload: { drugs: ['warfarin', 'simvastatin', 'ibuprofen'] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().interactions as Array<{ atc_codes: string[]; source: string; interaction_type: string | null }>;
+    expect(rows.find((r) => r.atc_codes.join('+') === 'B01AA03+C10AA01')).toMatchObject({ source: 'ddinter', interaction_type: 'metabolism' });
+    expect(rows.find((r) => r.atc_codes.join('+') === 'B01AA03+M01AE01')).toMatchObject({ source: 'ddinter', interaction_type: null });
+  });
+});

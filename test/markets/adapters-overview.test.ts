@@ -15,6 +15,7 @@ import { ingestSnapshots } from '../../workers/ingest/engine.ts';
 import { findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/common.ts';
 import { loadFxFile, DEMO_FX_FILE } from '../../resolvers/markets/fx-file.ts';
+import { mcpPost, rpc, toolText } from '../mcp/helpers.ts';
 
 const REGISTERS = new URL('../fixtures/registers/', import.meta.url);
 const file = (path: string, name = path.split('/').pop()!): InputFile => ({ name, content: readFileSync(new URL(path, REGISTERS)) });
@@ -100,5 +101,60 @@ describe('price per DDD from the registers\' own files', () => {
     // The SL tablet's GTIN resolves to metoprolol's ATC code, which the dm+d tablets share.
     expect([...(await markets('7680591230142')).keys()]).toEqual(['CH', 'GB']);
     expect((await markets('7680591250188')).get('CH')?.basis).toBe('per_ddd');
+  });
+
+  it('lists each pack with its own price per DDD, the price used and the strength counted, on request only', async () => {
+    const url = '/v1/markets/overview?q=C07AB02&countries=CH';
+    const plain = await t.app.inject({ method: 'GET', url, headers: bearer(key) });
+    expect(plain.json().markets[0]).not.toHaveProperty('pack_prices');
+    const res = await t.app.inject({ method: 'GET', url: `${url}&detail=packs`, headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    const packs = res.json<{ markets: Array<{ pack_prices: Array<{ description: string; pricing: Record<string, unknown> }> }> }>().markets[0]!.pack_prices;
+    const tablets = packs.find((p) => p.description === '14 Stk')!;
+    expect(tablets.pricing).toEqual({
+      basis: 'per_ddd', price_per_ddd_usd: 1.331, ddds: r4((14 * 200 * METOPROLOL_IN_TARTRATE) / 150), unit_price_usd: null,
+      pack_price_usd: r4(usd(19.85)), reason: null, reason_text: null, price_kind: 'public', price_amount: 19.85, price_currency: 'CHF',
+      strength_basis: 'salt_converted', strength_basis_why: expect.stringMatching(/tartras salt; WHO's DDD is of the moiety, 0\.781 of the salt's mass/),
+    });
+    // The market's figure is the median of the packs' own.
+    const own = packs.map((p) => p.pricing.price_per_ddd_usd as number).sort((a, b) => a - b);
+    expect(res.json().markets[0].price_per_ddd_usd).toBeCloseTo((own[0]! + own[1]!) / 2, 3);
+  });
+
+  it('gives each pack of the drug record its price per DDD with include=price_per_ddd, and a reason where it stops short', async () => {
+    const search = await t.app.inject({ method: 'GET', url: '/v1/drugs/lookup?system=gtin&code=7680591230142', headers: bearer(key) });
+    expect(search.statusCode).toBe(200);
+    const id = search.json<{ id: string }>().id;
+    const plain = await t.app.inject({ method: 'GET', url: `/v1/drugs/${id}`, headers: bearer(key) });
+    expect(plain.json().packs[0]).not.toHaveProperty('price_per_ddd');
+    const res = await t.app.inject({ method: 'GET', url: `/v1/drugs/${id}?include=price_per_ddd`, headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    const packs = res.json<{ packs: Array<{ description: string; price_per_ddd: Record<string, unknown> }> }>().packs;
+    expect(packs.find((p) => p.description === '14 Stk')!.price_per_ddd).toMatchObject({ basis: 'per_ddd', price_per_ddd_usd: 1.331, strength_basis: 'salt_converted' });
+    const bad = await t.app.inject({ method: 'GET', url: `/v1/drugs/${id}?include=everything`, headers: bearer(key) });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({ error: 'validation' });
+  });
+
+  it('says why a pack of the Festbetrag list, which carries no ATC code, has no price per DDD', async () => {
+    // `ACC akut 600 Brausetabletten`, PZN 04884562, Festbetrag 14,35 EUR: the list names no ATC code, so no DDD.
+    const found = await t.app.inject({ method: 'GET', url: '/v1/drugs/lookup?system=pzn&code=04884562', headers: bearer(key) });
+    expect(found.statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: `/v1/drugs/${found.json<{ id: string }>().id}?include=price_per_ddd`, headers: bearer(key) });
+    const packs = res.json<{ packs: Array<{ identifiers: Array<{ code: string }>; price_per_ddd: Record<string, unknown> }> }>().packs;
+    const pack = packs.find((p) => p.identifiers.some((i) => i.code === '04884562'))!;
+    expect(pack.price_per_ddd).toMatchObject({
+      basis: 'per_unit', price_per_ddd_usd: null, reason: 'no_ddd', reason_text: 'WHO gives no DDD for the ATC code.',
+      price_amount: 13.97, price_currency: 'EUR', strength_basis: 'substance',
+    });
+  });
+
+  it('offers the same per-pack detail to the MCP tools market_prices and get_drug', async () => {
+    const tools = (await mcpPost(t, key, rpc('tools/list'))).json().result.tools as Array<{ name: string; inputSchema: { properties: Record<string, { enum?: string[] }> } }>;
+    expect(tools.find((x) => x.name === 'market_prices')!.inputSchema.properties.detail).toMatchObject({ enum: ['packs'] });
+    expect(tools.find((x) => x.name === 'get_drug')!.inputSchema.properties.include).toMatchObject({ enum: ['price_per_ddd'] });
+    const res = await mcpPost(t, key, rpc('tools/call', { name: 'market_prices', arguments: { q: 'C07AB02', countries: 'CH', detail: 'packs' } }));
+    const answer = toolText(res).json as { markets: Array<{ pack_prices: Array<{ pricing: { price_per_ddd_usd: number | null } }> }> };
+    expect(answer.markets[0]!.pack_prices.map((p) => p.pricing.price_per_ddd_usd)).toContain(1.331);
   });
 });

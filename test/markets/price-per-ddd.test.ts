@@ -60,6 +60,14 @@ describe('DDDs in real packs (text only, no stored units)', () => {
     expect(ddds({ ...vial, name: 'Exemplol Inj Lös 40 IE/ml' })).toBe(2.5);
   });
 
+  it('reads that concentration from the pack text when the product name lacks it (Swiss `100 E/ml … 10 ml`)', () => {
+    // Refdata/Zur Rose: product `Insulatard HM`, strength 100 U.I., pack `Inj Susp 100 E/ml Durchstf 10 ml`:
+    // 1 000 U in the vial = 25 DDD of 40 U (it was counted as 100 U, 2.5 DDD: ten times too dear).
+    const pack = { units: null, unit: null, strengthValue: 100, strengthUnit: 'U.I.', name: 'Insulatard HM', ddd: { value: 40, unit: 'U' } };
+    expect(ddds({ ...pack, description: 'Inj Susp 100 E/ml Durchstf 10 ml' })).toBe(25);
+    expect(ddds({ ...pack, description: 'Durchstf 10 ml' })).toBe(2.5);
+  });
+
   it('counts a salt strength as its moiety', () => {
     // 14 × 200 mg metoprolol tartrate × 0.78082 = 2 186.3 mg metoprolol = 14.575 DDD of 150 mg.
     expect(ddds({ description: '14 Stk', strengthValue: 200, strengthUnit: 'mg', moietyFactor: 534.72 / 684.81, ddd: { value: 0.15, unit: 'g' } }))

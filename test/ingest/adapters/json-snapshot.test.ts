@@ -32,8 +32,8 @@ describe('json snapshot adapter', () => {
     expect(problems).toEqual([
       { file: 'snapshot.json', line: 0, message: '$.substances[1].unii: "NOT-A-UNII" is not a valid UNII (set provisional: true for a provisional key)' },
       { file: 'snapshot.json', line: 0, message: '$.products[1].packs[0].identifiers[0].code: "7680653180018" is not a valid gtin code' },
-      { file: 'snapshot.json', line: 0, message: '$.products[2].country: must be one of CH, GB, FR, DE, IT, AT, ES, DK, SE, FI, NO, NL, BE, IE, PT, US, EU' },
-      { file: 'snapshot.json', line: 0, message: '$.products[2].atc_cod: is not a field of this format' },
+      // One problem per malformed entry, naming each of its errors.
+      { file: 'snapshot.json', line: 0, message: '$.products[2].country: must be one of CH, GB, FR, DE, IT, AT, ES, DK, SE, FI, NO, NL, BE, IE, PT, US, EU; $.products[2].atc_cod: is not a field of this format' },
     ]);
   });
 
@@ -54,11 +54,11 @@ describe('json snapshot adapter', () => {
       '$.atc[0].level: does not match the code length',
       '$.atc[2]: duplicate key N02',
       '$.classes[0].system: must be one of epc, moa, pe, cs, mesh_pa',
-      '$.classes[1].code: must be a non-empty string',
-      '$.classes[1].label: is required',
+      '$.classes[1].code: must be a non-empty string; $.classes[1].label: is required',
       '$.recalls[0].published_on: "2025-02-30" is not an ISO date (YYYY-MM-DD)',
     ]);
     expect(result.snapshot.atc).toEqual([{ code: 'N02', name: 'again' }]);
+    expect(result.files).toEqual([{ file: 's.json', role: 'snapshot', read: 6, kept: 1, malformed: 5 }]);
   });
 
   it('accepts the complete example of docs/snapshot-format.md without problems', () => {

@@ -14,7 +14,8 @@ import type {
   AdapterResult, AtcEntry, ClassEntry, Identifier, IdentifierSystem, ProductEntry, RecallEntry, Snapshot, SourceInfo,
   SubstanceEntry,
 } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, decodeText } from './common.ts';
+import { FileRejectedError, decodeText } from './common.ts';
+import { RowTally } from '../row-outcome.ts';
 import {
   arrayOf, bool, isoDate, nullable, num, object, oneOf, optional, recordOf, required, scalar, str, text,
 } from './json-checks.ts';
@@ -188,12 +189,10 @@ function checkEnvelope(file: string, root: Record<string, unknown>): SourceInfo 
 export function parseJsonSnapshot(file: string, content: Buffer): AdapterResult {
   const root = parseJson(file, decodeText(content));
   const snapshot: Snapshot = { format: SNAPSHOT_FORMAT, source: checkEnvelope(file, root) };
-  const log = new ProblemLog();
-  const report = { file, role: 'snapshot', read: 0, kept: 0, skipped: 0 };
+  const tally = new RowTally(file);
   for (const section of Object.keys(SECTIONS) as Section[]) {
     const items = root[section];
     if (!Array.isArray(items)) continue;
-    report.read += items.length;
     const kept: unknown[] = [];
     const seen = new Set<string>();
     items.forEach((item, i) => {
@@ -202,12 +201,11 @@ export function parseJsonSnapshot(file: string, content: Buffer): AdapterResult 
       const entry = SECTIONS[section](item, path, errors) as unknown as Record<string, unknown>;
       const key = errors.length === 0 ? entryKey(section, entry) : '';
       if (errors.length === 0 && seen.has(key)) errors.push(`${path}: duplicate key ${key}`);
-      if (errors.length > 0) errors.forEach((message) => log.add(file, 0, message));
-      else { seen.add(key); kept.push(entry); }
+      // One entry, one outcome: its errors are one problem, at its JSON path (the format has no lines).
+      if (errors.length > 0) tally.malformedRow(0, errors.join('; '));
+      else { seen.add(key); kept.push(entry); tally.keep(); }
     });
     (snapshot as unknown as Record<string, unknown>)[section] = kept;
-    report.kept += kept.length;
   }
-  report.skipped = report.read - report.kept;
-  return { snapshot, problems: log.problems, files: [report] };
+  return { snapshot, problems: tally.problems, files: [tally.report('snapshot')] };
 }
