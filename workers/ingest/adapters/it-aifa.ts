@@ -9,6 +9,11 @@
  * With PA_confezioni.csv the ingredients of a product are that file's rows for its first pack
  * (each substance with QUANTITA and UNITA_MISURA); without it, PA_ASSOCIATI names one substance
  * and the strength is read from the description's label.
+ *
+ * A Banca Dati Farmaci extract (it-aifa-bdfn.ts) is the register when no confezioni file is
+ * given, and adds substances, routes, dates and class beside one. Price lists given without any
+ * register stand for themselves under their own source (it-aifa-lists.ts), so they never delete
+ * a register pack. A file none of whose first lines is an AIFA header is named unused.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, Ingredient, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
@@ -29,7 +34,7 @@ import { addRegisterRow, aicOf, tallySkip } from './it-aifa-register.ts';
 import type { RegisterState } from './it-aifa-register.ts';
 
 export const IT_AIFA_FILE = 'confezioni_fornitura.csv';
-export const IT_AIFA_OPTIONAL_FILES = ['PA_confezioni.csv', 'Classe_A_per_principio_attivo_<dd-mm-yyyy>.csv', 'Classe_H_per_principio_attivo_<dd-mm-yyyy>.csv', 'Lista_farmaci_equivalenti.csv'];
+export const IT_AIFA_OPTIONAL_FILES = ['BDFN_MEDICINALE_SPOR_<ddmmyyyy>_tracciato.csv', 'PA_confezioni.csv', 'Classe_A_per_principio_attivo_<dd-mm-yyyy>.csv', 'Classe_H_per_principio_attivo_<dd-mm-yyyy>.csv', 'Lista_farmaci_equivalenti.csv'];
 
 export const IT_AIFA_SOURCE: SourceInfo = {
   id: 'it-aifa',
