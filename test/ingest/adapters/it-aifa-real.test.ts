@@ -145,6 +145,17 @@ describe('it-aifa on the real BDFN extract', () => {
     expect(together.snapshot.products).toEqual(alone.snapshot.products);
   });
 
+  it('is read the same by the streamed adapter, the BDFN extract beside the register read line by line', async () => {
+    const files = [register(), real(LIST), real(BDFN)];
+    const streamed = await openItAifa(files);
+    const products: ProductEntry[] = [];
+    for await (const p of streamed.snapshot.products as AsyncIterable<ProductEntry>) products.push(p);
+    const parsed = parseItAifa(files);
+    expect(streamed.files).toEqual(parsed.files);
+    expect(streamed.problems).toEqual(parsed.problems);
+    expect(products).toEqual(parsed.snapshot.products);
+  });
+
   it('reads the list beside a BDFN extract as beside the register (the extract is the register; the two share no AIC)', () => {
     const together = parseItAifa([real(LIST), real(BDFN)]);
     expect(together.files![0]).toMatchObject({ file: LIST, read: 573, kept: 0, malformed: 0, excluded: { not_in_register: 573 } });

@@ -184,7 +184,36 @@ export function delimitedRecords(text: string, separator: string): CsvRecord[] {
   return records;
 }
 
+/**
+ * Fields of many one-record lines at once: lines without a quote split plainly, the others
+ * parsed by csv-parse in one call (a call per line costs far more than its parsing). A line
+ * that would not parse as one record on its own (a quote left open) is split alone.
+ */
+export function splitLines(lines: readonly string[], separator: string): string[][] {
+  const out: string[][] = lines.map((text) => (text.includes('"') ? [] : text.split(separator)));
+  const quoted = lines.flatMap((text, i) => (text.includes('"') ? [i] : []));
+  if (quoted.length === 0) return out;
+  let records: string[][] = [];
+  try {
+    records = parse(quoted.map((i) => lines[i]).join('\n'), { delimiter: separator, relax_quotes: true, relax_column_count: true }) as string[][];
+  } catch {
+    // A quote left open runs to the end of the batch: each line is split alone below.
+  }
+  // No quoted line is empty, so as many records as lines means one record per line.
+  const oneEach = records.length === quoted.length;
+  quoted.forEach((i, k) => { out[i] = oneEach ? records[k]! : splitLine(lines[i]!, separator); });
+  return out;
+}
+
 /** Fields of one line: a plain split unless the line quotes a field (most lines of a register do not). */
 export function splitLine(text: string, separator: string): string[] {
-  return text.includes('"') ? (parseCsv(text, separator)[0]?.fields ?? []) : text.split(separator);
+  if (!text.includes('"')) return text.split(separator);
+  // One record: no line numbers to count, so csv-parse is called without `info` (the AIFA stream calls this per line).
+  const options = { delimiter: separator, relax_quotes: true, relax_column_count: true } as const;
+  try {
+    return (parse(text, options) as string[][])[0] ?? [];
+  } catch (error) {
+    if ((error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED') return (parse(`${text}"`, options) as string[][])[0] ?? [];
+    throw error;
+  }
 }
