@@ -268,7 +268,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'it-aifa',
-    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv), optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header)',
+    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv) or a BDFN extract as the register, optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header); the price lists alone become source it-aifa-prezzi',
     files: [IT_AIFA_FILE],
     optionalFiles: IT_AIFA_OPTIONAL_FILES,
     parse: async (files) => parseItAifa(files),
@@ -276,7 +276,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'pt-infomed',
-    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão',
+    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão; or the medicines list Infomed exports (UTF-8, `,`, no Nº Registo) as products without packs',
     files: [PT_INFOMED_FILE],
     parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
   },
