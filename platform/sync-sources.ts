@@ -155,9 +155,10 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   {
     // Lægemiddelstyrelsen hands the takst (lmsNN.txt, every 14 days) to pharmacy and EHR vendors; medicinpriser.dk shows it.
     id: 'dk-lms', adapter: 'dk-lms', name: 'Lægemiddelstyrelsen medicinpriser (takst)', country: 'DK', url: null,
-    downloads: [{ file: 'takst.zip', unzip: { entries: [/^lms(?:01|02|03|09|30)(?:\.txt)?$/i] } }],
+    // The release whole (lmsNN and system.txt, plain or dated names); the adapter names what it does not read.
+    downloads: [{ file: 'takst.zip', unzip: { entries: [/^(?:lms\d{2}|system)(?:[_-][\w-]*)?(?:\.txt)?$/i] } }],
     intervalHours: DAILY,
-    note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current lms01, lms02, lms03, lms09 and lms30 files.',
+    note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current takst release (lms01 … lms32, system.txt).',
   },
   {
     // DMP "Distribusjon av legemiddeldata": the prescriber extract, a full file before the 1st and 15th of each month.
