@@ -183,7 +183,8 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   },
   {
     id: 'at-eko', adapter: 'at-eko', name: 'Erstattungskodex (Dachverband)', country: 'AT', url: null,
-    downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz)\.txt$/i] } }],
+    // The carrier's text files (the adapter reads hinweis.txt too and names regeltext_v2 and wirkstoff_information unused).
+    downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz|hinweis|regeltext_v2|wirkstoff_information)\.txt$/i] } }],
     intervalHours: DAILY,
     note: 'The Dachverband publishes the EKO data carrier monthly on sozialversicherung.at as ehmvMM_YY_teil1.zip under a content link that changes with every release: set SYNC_AT_EKO_URL to the current link.',
   },
