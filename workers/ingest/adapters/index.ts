@@ -226,7 +226,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'dk-lms',
-    description: 'Danish medicine price list (Lægemiddelstyrelsen takst, fixed width ISO-8859-1): lms01.txt drugs, lms02.txt packages and optionally lms03.txt prices, lms09.txt firms, lms30.txt substances',
+    description: 'Danish medicine price list (Lægemiddelstyrelsen takst release folder, fixed width, CP850/ISO-8859-1; role by record layout, dated names accepted): lms01 drugs, lms02 packages and optionally lms03 prices, lms09 firms, lms12 ATC texts, lms30 substances, system.txt takst date; other members named unused',
     files: DK_LMS_FILES,
     optionalFiles: DK_LMS_OPTIONAL_FILES,
     parse: async (files) => parseDkLms(files),
