@@ -97,6 +97,7 @@ function addCounts(into: TableCounts, from: TableCounts): void {
 function checkSnapshot(snapshot: SnapshotInput): void {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw new IngestError(`not a ${SNAPSHOT_FORMAT} snapshot`);
   if (!snapshot.source?.id || !snapshot.source.name) throw new IngestError('snapshot has no source id and name');
+  if (snapshot.partial && (snapshot.recalls ?? []).length > 0) throw new IngestError(`partial snapshot of ${snapshot.source.id} carries recalls: recalls are stated whole`);
 }
 
 async function upsertSource(tx: Queryable, source: SourceInfo): Promise<void> {
@@ -139,18 +140,21 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   const records = await writeRecords(tx, stage, snapshot, moieties, {
     chunkSize: options.chunkSize ?? DEFAULT_CHUNK_PRODUCTS, onRows: (rows) => progress('write', rows),
   });
-  if (options.shrinkLimits) {
+  // A partial document deletes nothing, so there is nothing to guard.
+  const partial = snapshot.partial === true;
+  if (options.shrinkLimits && !partial) {
     await guardDeletions(tx, id, { products: records.products.insert, packs: records.packs.insert }, options.shrinkLimits);
   }
-  const recalls = await planRecalls(tx, id, snapshot.recalls ?? []);
-  await recalls.upsert(tx);
+  // A partial snapshot states no recalls, so the stored ones stay as they are.
+  const recalls = partial ? null : await planRecalls(tx, id, snapshot.recalls ?? []);
+  await recalls?.upsert(tx);
   // Deletions children first, so a deleted parent never takes a row that moved to a new parent with it.
-  records.packs.delete = await deleteAndRecord(stage, 'packs', id);
-  await stage.append(recalls.changes);
-  await recalls.remove(tx);
-  await deleteUnstated(tx, 'products', id);
+  if (!partial) records.packs.delete = await deleteAndRecord(stage, 'packs', id);
+  if (recalls) await stage.append(recalls.changes);
+  await recalls?.remove(tx);
+  if (!partial) await deleteUnstated(tx, 'products', id);
   for (const plan of [substances, atc, classes]) await plan.remove(tx);
-  for (const plan of [atc, classes, substances, recalls]) count(report, plan);
+  for (const plan of [atc, classes, substances, recalls]) if (plan) count(report, plan);
   addCounts(report.tables.products, records.products);
   addCounts(report.tables.packs, records.packs);
   progress('write');

@@ -221,6 +221,13 @@ export interface Snapshot {
   substances?: SubstanceEntry[];
   products?: ProductEntry[];
   recalls?: RecallEntry[];
+  /**
+   * True for a document that holds part of its register (a DICS web-service answer, one SAM
+   * file, one of the HPRA's two lists, one FEST catalogue): it writes the products, packs and
+   * substances it states and deletes nothing it does not state. Without it a snapshot states
+   * the whole register and what it leaves out is deleted. A partial snapshot carries no recalls.
+   */
+  partial?: boolean;
 }
 
 export type { FileReport, RowProblem } from './row-outcome.ts';
