@@ -131,7 +131,7 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   await stage.reset();
   const classes = await planClasses(tx, id, snapshot.classes ?? []);
   const atc = await planAtc(tx, id, snapshot.atc ?? []);
-  const substances = await planSubstances(tx, id, snapshot.substances ?? []);
+  const substances = await planSubstances(tx, id, snapshot.substances ?? [], { partial: snapshot.partial === true });
   const moieties = await moietyResolver(tx, substances.moieties);
   progress('plan');
   for (const plan of [classes, atc, substances]) await plan.upsert(tx);
