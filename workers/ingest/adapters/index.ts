@@ -5,6 +5,7 @@
  */
 import type { StreamedAdapterResult } from '../input.ts';
 import type { AdapterResult } from '../snapshot.ts';
+import type { Queryable } from '../../../platform/db.ts';
 import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
 import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
@@ -27,7 +28,7 @@ import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
 import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
 import { parseDePzn } from './de-pzn.ts';
 import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
-import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
+import { NO_FEST_FILE, openNoFest, parseNoFestFiles } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
@@ -49,6 +50,14 @@ import { IE_HPRA_FILE, IE_HPRA_WITHDRAWN_FILE, parseIeHpra } from './ie-hpra.ts'
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
 
+/**
+ * What an ingest offers an adapter besides its files: the catalogue it writes to, for a file
+ * that updates what the catalogue holds (SL group prices given without their article lists).
+ */
+export interface AdapterContext {
+  catalogue?: Queryable;
+}
+
 export interface SourceAdapter {
   /** Name used on the command line and as the source id where the adapter fixes one. */
   id: string;
@@ -58,14 +67,14 @@ export interface SourceAdapter {
   /** Optional extra files the adapter reads when given. */
   optionalFiles?: string[];
   /** Parses the files; asynchronous because some formats (xlsx) are read by asynchronous libraries. */
-  parse(files: InputFile[]): Promise<AdapterResult>;
+  parse(files: InputFile[], context?: AdapterContext): Promise<AdapterResult>;
   /**
    * Opens the files for a streamed ingest, where the format allows it (national registers):
    * the same snapshot, problems and file reports as `parse`, but products and packs are read
    * from disk while the engine writes them, so memory stays flat. `drugref ingest` and the
    * sync worker use it when present.
    */
-  open?(files: InputFile[]): Promise<StreamedAdapterResult>;
+  open?(files: InputFile[], context?: AdapterContext): Promise<StreamedAdapterResult>;
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -224,10 +233,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'no-fest',
-    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff',
+    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip, or documents holding some of its catalogues, read together): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff; a partial document updates what it holds',
     files: [NO_FEST_FILE],
-    parse: parseSingle(NO_FEST_FILE, parseNoFest),
-    open: (files) => openNoFest(files),
+    parse: (files, context) => parseNoFestFiles(files, context?.catalogue),
+    open: (files, context) => openNoFest(files, context?.catalogue),
   },
   {
     id: 'es-cima',
