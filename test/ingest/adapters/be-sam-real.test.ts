@@ -83,7 +83,7 @@ describe('be-sam adapter on real DICS answers', async () => {
     expect(product('SAM545431-00').marketing_status).toBeUndefined();
   });
 
-  it('refuses, writing nothing: a SOAP fault, a truncated answer, an empty file, another register, the export beside answers', async () => {
+  it('refuses, writing nothing: a SOAP fault alone, a truncated answer, an empty file, another register, the export beside answers', async () => {
     await expect(parseBeSam([file('findreimbursement-cnk-response.xml')])).rejects.toThrow(
       'findreimbursement-cnk-response.xml: the DICS service answered with a fault, not SAM content (business error 1008: No reimbursements found for given criteria.)');
     const whole = file('findamp-anyNamePart-response.xml').content;
@@ -95,12 +95,17 @@ describe('be-sam adapter on real DICS answers', async () => {
     await expect(parseBeSam([amp, file('findamp-cnk-response.xml')])).rejects.toThrow(/give the SAM export \(AMP\.xml\) or DICS answers, not both/);
   });
 
-  it('names a file it does not read as unused instead of refusing the set', async () => {
+  it('names a file it does not read, and a fault beside other answers, as unused instead of refusing the set', async () => {
     const readme = { name: 'notes.txt', content: Buffer.from('answers saved on 2026-01-09\n') };
-    const withNotes = await parseBeSam([file('findamp-cnk-response.xml'), readme], { asOf });
+    const withNotes = await parseBeSam([file('findamp-cnk-response.xml'), readme, file('findreimbursement-cnk-response.xml')], { asOf });
     expect(withNotes.files).toEqual([
       { file: 'findamp-cnk-response.xml', role: 'DICS AMP', read: 1, kept: 1, malformed: 0 },
-      { file: 'notes.txt', role: 'unused', read: 0, kept: 0, malformed: 0, note: expect.any(String) },
+      { file: 'notes.txt', role: 'unused', read: 0, kept: 0, malformed: 0, note: 'not a file this adapter reads (its content matches none of its roles)' },
+      {
+        file: 'findreimbursement-cnk-response.xml', role: 'unused', read: 0, kept: 0, malformed: 0,
+        note: 'the DICS service answered with a fault, not SAM content (business error 1008: No reimbursements found for given criteria.)',
+      },
     ]);
+    expect((withNotes.snapshot.products as ProductEntry[]).map((p) => p.key)).toEqual(['SAM464417-00']);
   });
 });

@@ -4,7 +4,8 @@
  * `FindCompanyResponse` or `FindReimbursementResponse` around the same SAM entities as the
  * export, in the consultation layout (be-sam-read.ts). An answer holds the entities the query
  * matched, so it updates those and deletes nothing else (snapshot `partial`). A SOAP fault (the
- * service's "no results found", business error 1008) is refused with its code and message.
+ * service's "no results found", business error 1008) holds nothing: named with its code and
+ * message beside other answers, refused when nothing else is given.
  */
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
@@ -42,14 +43,14 @@ export const SAM_RULES: readonly RoleRule<SamRole>[] = [
   { role: 'DICS fault', recognise: (text) => (rootElement(text) === 'Envelope' && /<(?:[\w.-]+:)?Fault[\s>]/.test(text) ? 2 : 0), many: true },
 ];
 
-/** Refuses a SOAP fault with the service's own code and message (nothing to ingest). */
-export async function refuseFault(file: InputFile): Promise<never> {
+/** What a SOAP fault says: the service's business error code and message, else its fault string. */
+export async function faultOf(file: InputFile): Promise<string> {
   let why = 'a SOAP fault';
   for await (const fault of xmlFileRecords(file, { onRoot: () => {}, isRecord: (name) => name === 'Fault' })) {
     const error = fault.children.find((c) => c.name === 'detail')?.children.find((c) => c.name === 'BusinessError');
     why = error ? `business error ${textOf(error, 'Code')}: ${textOf(error, 'Message')}` : textOf(fault, 'faultstring') || why;
   }
-  throw new FileRejectedError(file.name, `the DICS service answered with a fault, not SAM content (${why})`);
+  return `the DICS service answered with a fault, not SAM content (${why})`;
 }
 
 /** The record elements of a DICS answer, in document order; the envelope is checked first. */

@@ -24,10 +24,10 @@ import { readSamReimbursements } from './be-sam-rmb.ts';
 import type { SamReimbursement } from './be-sam-rmb.ts';
 import { buildSamProduct } from './be-sam-build.ts';
 import type { PartProblem, SamContext } from './be-sam-build.ts';
-import { SAM_RULES, dicsRecords, readDicsNames, refuseFault } from './be-sam-dics.ts';
+import { SAM_RULES, dicsRecords, faultOf, readDicsNames } from './be-sam-dics.ts';
 import type { SamRole } from './be-sam-dics.ts';
 import { assignRoles } from './file-roles.ts';
-import { RowTally } from '../row-outcome.ts';
+import { RowTally, unusedFile } from '../row-outcome.ts';
 import { xmlFileRecords } from './xml-file-records.ts';
 import type { XmlElement } from './xml-records.ts';
 
@@ -77,20 +77,23 @@ function context(day: string, first: Omit<SamContext, 'day' | 'cnks'>): SamConte
 /**
  * The files by role (be-sam-dics.ts): the AMP export or DICS FindAmp answers (not both), and
  * what completes them. A SOAP fault is refused with the service's message; members of no role
- * are named as unused.
+ * are named as unused, and so is a SOAP fault beside other answers (refused alone).
  */
 async function roles(files: InputFile[]) {
   const assigned = await assignRoles(files, SAM_RULES);
   const of = (role: SamRole) => assigned.byRole.get(role) ?? [];
-  for (const fault of of('DICS fault')) await refuseFault(fault);
+  // A fault answers a query that found nothing: named beside the other answers, not read.
+  const faults = await Promise.all(of('DICS fault').map(async (f) => ({ file: f, why: await faultOf(f) })));
+  const unused = [...assigned.unused, ...faults.map((f) => unusedFile(f.file.name, f.why))];
   const exportAmp = of('AMP')[0];
   const answers = of('DICS AMP');
   if (exportAmp && answers.length > 0) throw new FileRejectedError(answers[0]!.name, `give the SAM export (${exportAmp.name}) or DICS answers, not both`);
   if (!exportAmp && answers.length === 0) {
+    if (faults[0]) throw new FileRejectedError(faults[0].file.name, faults[0].why);
     throw new FileRejectedError(files[0]?.name ?? BE_SAM_FILE, 'no SAM actual medicines among the files given: the AMP export (root ExportActualMedicines) or a DICS FindAmpResponse is required');
   }
   const amps: AmpSource[] = exportAmp ? [{ file: exportAmp, dics: false }] : answers.map((file) => ({ file, dics: true }));
-  return { amps, rmb: of('RMB')[0], rmbAnswers: of('DICS reimbursement'), companies: of('DICS company'), vmps: of('DICS VMP'), unused: assigned.unused };
+  return { amps, rmb: of('RMB')[0], rmbAnswers: of('DICS reimbursement'), companies: of('DICS company'), vmps: of('DICS VMP'), unused };
 }
 
 /** What the other files say of the AMPs: reimbursements, company and VMP names, with a report per file. */
