@@ -189,7 +189,7 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   {
     // Fimea "Perusrekisteri": the basic register as a zip of ; separated text files, twice a month.
     id: 'fi-fimea', adapter: 'fi-fimea', name: 'Fimea basic register of medicinal products', country: 'FI', url: null,
-    downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/^pakkaus\d*\.txt$/i, /^laakeaine\d*\.txt$/i, /^kela.*\.(txt|csv|xlsx)$/i] } }],
+    downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/\.txt$/i, /^kela.*\.(csv|xlsx)$/i] } }],
     intervalHours: DAILY,
     note: 'Fimea links each release of the basic register under a new document address on fimea.fi/laakehaut_ja_luettelot/perusrekisteri: set SYNC_FI_FIMEA_URL to the current zip (PAKKAUS and LAAKEAINE files). Kela\'s prices belong to the same source: a zip without a kela*.txt/csv/xlsx price list reloads the register without them.',
   },

@@ -133,10 +133,14 @@ export function euNumberRange(raw: string): string[] | null {
   return Array.from({ length: last - first + 1 }, (_, i) => `${m[1]}/${String(first + i).padStart(m[2]!.length, '0')}`);
 }
 
-/** AIC pack codes: 9 digits with a Code 32 check digit, printed with an `A` prefix in OCR-A. */
+/**
+ * AIC pack codes: 9 digits with a Code 32 check digit, printed with an `A` prefix in OCR-A, and
+ * written as a number without its leading zero (8 digits) in AIFA's lists and spreadsheets.
+ */
 export function normaliseAic(raw: string): string | null {
   const code = raw.replace(/^A/i, '');
-  return isValidAic(code) ? code : null;
+  const full = /^\d{8}$/.test(code) ? `0${code}` : code;
+  return isValidAic(full) ? full : null;
 }
 
 /** PZN: PZN8, legacy PZN7 (zero-padded), optionally written `PZN-` or `PZN `. */

@@ -7,7 +7,7 @@ import { listSources } from '../../resolvers/sources/status.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture, runner, state, syncConfig, rowsNotKept } from './helpers.ts';
 
-const fixtureNames = (dir: string): string[] => readdirSync(new URL(`../fixtures/registers/${dir}/`, import.meta.url)).filter((n) => !n.startsWith('wrong'));
+const fixtureNames = (dir: string): string[] => readdirSync(new URL(`../fixtures/registers/${dir}/`, import.meta.url), { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('wrong')).map((e) => e.name);
 
 describe('Spanish and Austrian register sync sources', () => {
   let db: Database;
@@ -43,6 +43,7 @@ describe('Spanish and Austrian register sync sources', () => {
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: expect.any(Number) } });
     // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
     expect(rowsNotKept(result)).toBe(7);
+    expect(result).toMatchObject({ rows: { read: 47, kept: 40, malformed: 5, excluded: 2 } });
     expect(await state(db, 'es-cima')).toMatchObject({ last_outcome: 'ok', consecutive_failures: 0 });
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'es-cima'`);
     expect(rows[0]!.n).toBe(7);

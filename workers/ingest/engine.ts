@@ -97,7 +97,6 @@ function addCounts(into: TableCounts, from: TableCounts): void {
 function checkSnapshot(snapshot: SnapshotInput): void {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw new IngestError(`not a ${SNAPSHOT_FORMAT} snapshot`);
   if (!snapshot.source?.id || !snapshot.source.name) throw new IngestError('snapshot has no source id and name');
-  if (snapshot.partial && (snapshot.recalls ?? []).length > 0) throw new IngestError(`partial snapshot of ${snapshot.source.id} carries recalls: recalls are stated whole`);
 }
 
 async function upsertSource(tx: Queryable, source: SourceInfo): Promise<void> {
@@ -123,6 +122,12 @@ function count(report: IngestReport, plan: KindPlan): void {
   addCounts(report.tables[plan.table as IngestTable], plan.counts);
 }
 
+/** A plan of a partial snapshot: the rows it does not state are neither deleted nor recorded as deleted. */
+function withoutDeletes(plan: KindPlan): void {
+  plan.changes = plan.changes.filter((c) => c.change_type !== 'delete');
+  plan.counts.delete = 0;
+}
+
 /** Writes one snapshot inside the open transaction with its change records; returns its products' countries. */
 async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: SnapshotInput, options: IngestOptions,
   report: IngestReport, progress: Progress): Promise<Set<string>> {
@@ -131,8 +136,11 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   await stage.reset();
   const classes = await planClasses(tx, id, snapshot.classes ?? []);
   const atc = await planAtc(tx, id, snapshot.atc ?? []);
-  const substances = await planSubstances(tx, id, snapshot.substances ?? [], { partial: snapshot.partial === true });
+  const substances = await planSubstances(tx, id, snapshot.substances ?? []);
   const moieties = await moietyResolver(tx, substances.moieties);
+  // A partial snapshot updates what it states and deletes nothing (snapshot.ts `partial`).
+  const deletes = snapshot.partial !== true;
+  if (!deletes) for (const plan of [classes, atc, substances]) withoutDeletes(plan);
   progress('plan');
   for (const plan of [classes, atc, substances]) await plan.upsert(tx);
   // Feed order follows the register's hierarchy: classification, substances, products, packs, recalls.
@@ -140,21 +148,21 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   const records = await writeRecords(tx, stage, snapshot, moieties, {
     chunkSize: options.chunkSize ?? DEFAULT_CHUNK_PRODUCTS, onRows: (rows) => progress('write', rows),
   });
-  // A partial document deletes nothing, so there is nothing to guard.
-  const partial = snapshot.partial === true;
-  if (options.shrinkLimits && !partial) {
+  if (options.shrinkLimits && deletes) {
     await guardDeletions(tx, id, { products: records.products.insert, packs: records.packs.insert }, options.shrinkLimits);
   }
-  // A partial snapshot states no recalls, so the stored ones stay as they are.
-  const recalls = partial ? null : await planRecalls(tx, id, snapshot.recalls ?? []);
-  await recalls?.upsert(tx);
+  const recalls = await planRecalls(tx, id, snapshot.recalls ?? []);
+  if (!deletes) withoutDeletes(recalls);
+  await recalls.upsert(tx);
   // Deletions children first, so a deleted parent never takes a row that moved to a new parent with it.
-  if (!partial) records.packs.delete = await deleteAndRecord(stage, 'packs', id);
-  if (recalls) await stage.append(recalls.changes);
-  await recalls?.remove(tx);
-  if (!partial) await deleteUnstated(tx, 'products', id);
-  for (const plan of [substances, atc, classes]) await plan.remove(tx);
-  for (const plan of [atc, classes, substances, recalls]) if (plan) count(report, plan);
+  if (deletes) records.packs.delete = await deleteAndRecord(stage, 'packs', id);
+  await stage.append(recalls.changes);
+  if (deletes) {
+    await recalls.remove(tx);
+    await deleteUnstated(tx, 'products', id);
+    for (const plan of [substances, atc, classes]) await plan.remove(tx);
+  }
+  for (const plan of [atc, classes, substances, recalls]) count(report, plan);
   addCounts(report.tables.products, records.products);
   addCounts(report.tables.packs, records.packs);
   progress('write');

@@ -222,10 +222,9 @@ export interface Snapshot {
   products?: ProductEntry[];
   recalls?: RecallEntry[];
   /**
-   * True for a document that holds part of its register (a DICS web-service answer, one SAM
-   * file, one of the HPRA's two lists, one FEST catalogue): it writes the products, packs and
-   * substances it states and deletes nothing it does not state. Without it a snapshot states
-   * the whole register and what it leaves out is deleted. A partial snapshot carries no recalls.
+   * A partial snapshot: it states some of the source's records (one web-service answer, one
+   * catalogue of a release) and updates those; every record it does not state stays as stored.
+   * Without it, a snapshot states the whole source and what it leaves out is deleted.
    */
   partial?: boolean;
 }

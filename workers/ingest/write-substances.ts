@@ -18,13 +18,11 @@ export interface SubstancePlan extends KindPlan {
 }
 
 /** Plans the substances of a snapshot. */
-export async function planSubstances(tx: Queryable, source: string, entries: readonly SubstanceEntry[], options: { partial?: boolean } = {}): Promise<SubstancePlan> {
+export async function planSubstances(tx: Queryable, source: string, entries: readonly SubstanceEntry[]): Promise<SubstancePlan> {
   const records = entries.map(substanceImage);
   assertUniqueKeys('substance', records);
   const stored = await storedHashes(tx, 'substances', source, records.map((r) => r.key));
   const diff = diffRecords(source, records, stored);
-  // A partial document (snapshot.ts `partial`) states some substances: the others stay, their products still use them.
-  if (options.partial) diff.deletes.length = 0;
   const before = await storedImages(tx, 'substances', source, [...diff.updates, ...diff.deletes].map((r) => r.key));
   const rows = diff.upserts.map(({ record: { key, image, hash, entry } }) => ({
     unii: key, name: entry.name, names: entry.names ?? {}, provisional: image.provisional, moiety_unii: image.moiety_unii,

@@ -10,6 +10,7 @@ import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts'
 import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
+import { heldGroupProducts } from './ch-sl-groups-held.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
 import { openChRefdataFiles } from './ch-refdata-open.ts';
 import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
@@ -151,10 +152,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'ch-sl-groups',
-    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...)',
+    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...); alone, re-prices the packs the catalogue holds',
     files: [CH_SL_GROUPS_FILE],
     optionalFiles: ['weleda_arzneimittel.csv', 'wala_arzneimittel.csv'],
-    parse: async (files) => parseChSlGroups(files),
+    parse: async (files, context) => parseChSlGroups(files, context?.catalogue ? await heldGroupProducts(context.catalogue) : undefined),
   },
   {
     id: 'ch-artikelstamm',
@@ -254,9 +255,9 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'fi-fimea',
-    description: 'Finnish Fimea basic register (perusrekisteri PAKKAUS and LAAKEAINE, ; separated Windows ANSI) with Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers',
+    description: 'Finnish Fimea basic register release folder (perusrekisteri pack files, LAAKEAINE, the ATC and dose form tables; ; separated Windows ANSI), Fimea\'s substitution list (GS-ladattava) and Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers, other members named unused',
     files: [FI_PAKKAUS_FILE],
-    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE],
+    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE, 'atc.txt', 'laakemuoto.txt', 'GS-ladattava.txt'],
     parse: async (files) => parseFiFimea(files),
   },
   {
@@ -268,7 +269,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'it-aifa',
-    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv), optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header)',
+    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv) or a BDFN extract as the register, optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header); the price lists alone become source it-aifa-prezzi',
     files: [IT_AIFA_FILE],
     optionalFiles: IT_AIFA_OPTIONAL_FILES,
     parse: async (files) => parseItAifa(files),
@@ -276,7 +277,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'pt-infomed',
-    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão',
+    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão; or the medicines list Infomed exports (UTF-8, `,`, no Nº Registo) as products without packs',
     files: [PT_INFOMED_FILE],
     parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
   },
