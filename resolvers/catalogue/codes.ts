@@ -113,10 +113,24 @@ function detectFrench(q: string): CodeCandidate[] {
 
 /** An EU authorisation number; a pack-level one also reads as its product's (the EMA report's key). */
 function detectEuNumber(q: string): CodeCandidate[] {
+  const range = euNumberRange(q);
+  if (range) return [...range, /^EU\/[12]\/\d{2}\/\d{3,4}/.exec(range[0]!)![0]].map((code) => ({ kind: 'eu_number' as const, system: 'eu_number' as const, code }));
   const code = EXTRA_NORMALISERS.eu_number(q);
   if (!code) return [];
   const product = /^EU\/[12]\/\d{2}\/\d{3,4}/.exec(code)![0];
   return [{ kind: 'eu_number', system: 'eu_number', code }, ...(product !== code ? [{ kind: 'eu_number' as const, system: 'eu_number' as const, code: product }] : [])];
+}
+
+/**
+ * The pack numbers of an EU range as national lists publish it (`EU/1/20/1422/016-017` →
+ * `EU/1/20/1422/016`, `EU/1/20/1422/017`), or null when `raw` is not a range of at most 100 packs.
+ */
+export function euNumberRange(raw: string): string[] | null {
+  const m = /^(EU\/[12]\/\d{2}\/\d{3,4})\/(\d{3,4})-(\d{3,4})$/.exec(raw.replace(/\s+/g, '').toUpperCase());
+  if (!m) return null;
+  const [first, last] = [Number(m[2]), Number(m[3])];
+  if (last < first || last - first >= 100) return null;
+  return Array.from({ length: last - first + 1 }, (_, i) => `${m[1]}/${String(first + i).padStart(m[2]!.length, '0')}`);
 }
 
 /**
@@ -192,7 +206,7 @@ function detectNationalPrefixed(q: string): CodeCandidate[] {
   }
   if (/^RV[GH]\s*\d{1,6}$/i.test(q)) return [national('cbg_meb_id', normaliseCbgMebId(q)!)];
   const pa = normaliseIePaNumber(q);
-  if (pa && /^P?PA/i.test(q)) return [national('ie_pa_number', pa)];
+  if (pa && /^(?:P?PA|TR|HOR)/i.test(q)) return [national('ie_pa_number', pa)];
   const fest = normaliseFestId(q);
   return fest ? [national('no_merkevare_id', fest)] : [];
 }

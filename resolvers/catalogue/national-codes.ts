@@ -11,10 +11,14 @@ export function normaliseCimaCodigo(raw: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** Irish HPRA numbers: PA (or PPA for parallel imports) + holder/product/pack, e.g. PA0126/173/001. */
+/**
+ * Irish HPRA licence numbers: PA (PPA for parallel imports, TR for traditional herbal and HOR
+ * for homeopathic registrations) + holder/product/pack, e.g. PA0126/173/001; older licences
+ * carry a letter after the pack (PA0167/051/005A).
+ */
 export function normaliseIePaNumber(raw: string): string | null {
   const code = raw.replace(/\s+/g, '').toUpperCase();
-  return /^P?PA\d{1,5}\/\d{1,4}(?:\/\d{1,4})?$/.test(code) ? code : null;
+  return /^(?:P?PA|TR|HOR)\d{1,5}\/\d{1,4}(?:\/\d{1,4}[A-Z]?)?$/.test(code) ? code : null;
 }
 
 /** Dutch CBG-MEB numbers: RVG (or RVH) followed by the registration number. */

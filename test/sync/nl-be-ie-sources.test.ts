@@ -56,13 +56,16 @@ describe('NL, BE and IE sync sources', () => {
       { name: 'CPN-1764000000000.xml', content: fixture('be-sam/broken.xml') },
     ]));
     await sync('be-sam', '/sam/samv2-full.zip');
-    // Four AMPs and three reimbursement contexts.
-    expect((await state(db, 'be-sam')).rows_kept).toBe(7);
+    // AMP: 6 records, 4 kept, 1 malformed (a code that is no SAM code), 1 duplicate; RMB: 5 contexts,
+    // 3 kept, 1 malformed (no category), 1 hospital context out of scope.
+    expect(await state(db, 'be-sam')).toMatchObject({ rows_read: 11, rows_kept: 7, rows_malformed: 2, rows_excluded: 2 });
   });
 
   it('downloads the HPRA list and ingests it', async () => {
     publisher.publish('/hpra/latestHMlist.xml', fixture('ie-hpra/latestHMlist.xml'));
     await sync('ie-hpra', '/hpra/latestHMlist.xml');
+    // 9 records: 6 kept, 2 malformed (a licence of no known form, a date that is no date), 1 licence listed twice.
+    expect(await state(db, 'ie-hpra')).toMatchObject({ rows_read: 9, rows_kept: 6, rows_malformed: 2, rows_excluded: 1 });
     const sources = (await listSources(db, new Date())).map((s) => [s.id, s.schemaState]);
     expect(sources).toEqual(expect.arrayContaining([['nl-cbg', 'ok'], ['be-sam', 'ok'], ['ie-hpra', 'ok']]));
   });

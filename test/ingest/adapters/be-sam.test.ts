@@ -24,7 +24,7 @@ describe('be-sam adapter', async () => {
 
   it('names its source and counts the Amp records', () => {
     expect(snapshot.source).toMatchObject({ id: 'be-sam', country: 'BE' });
-    expect(files).toEqual([{ file: 'AMP.xml', role: 'AMP', read: 6, kept: 4, skipped: 2 }]);
+    expect(files).toEqual([{ file: 'AMP.xml', role: 'AMP', read: 6, kept: 4, malformed: 1, excluded: { duplicate: 1 } }]);
   });
 
   it('reads the current slice of an AMP: names in every language, holder, status, form, route, ingredient', () => {
@@ -77,12 +77,11 @@ describe('be-sam adapter', async () => {
     });
   });
 
-  it('reports bad records and packs with file and line', () => {
+  it('reports bad records and packs with file and line; a repeated AMP is excluded as a duplicate', () => {
     expect(problems).toEqual([
       { file: 'AMP.xml', line: 66, message: 'AMPP 012345-02: CNK "23456AB" is not a 7-digit code' },
       { file: 'AMP.xml', line: 140, message: 'AMPP 088888-04: CNK 2345678 already names another pack (the first is kept)' },
       { file: 'AMP.xml', line: 144, message: 'AMP code "12345" is not a SAM code (SAM######-##)' },
-      { file: 'AMP.xml', line: 147, message: 'AMP SAM012345-00 is listed twice (the first is kept)' },
     ]);
   });
 
@@ -95,8 +94,8 @@ describe('be-sam adapter', async () => {
   it('adds the reimbursement export: category, statutory rate and base price of public-pharmacy CNKs', async () => {
     const both = await parseBeSam([file('RMB.xml'), file('AMP.xml')], { asOf });
     expect(both.files).toEqual([
-      { file: 'RMB.xml', role: 'RMB', read: 5, kept: 3, skipped: 2 },
-      { file: 'AMP.xml', role: 'AMP', read: 6, kept: 4, skipped: 2 },
+      { file: 'RMB.xml', role: 'RMB', read: 5, kept: 3, malformed: 1, excluded: { out_of_scope: 1 } },
+      { file: 'AMP.xml', role: 'AMP', read: 6, kept: 4, malformed: 1, excluded: { duplicate: 1 } },
     ]);
     expect(both.problems[0]).toEqual({ file: 'RMB.xml', line: 26, message: 'ReimbursementContext: CNK "30X2345" is not a 7-digit code' });
     const metformin = (both.snapshot.products as ProductEntry[]).find((p) => p.key === 'SAM012345-00')!;
@@ -107,7 +106,7 @@ describe('be-sam adapter', async () => {
     const lantus = (both.snapshot.products as ProductEntry[]).find((p) => p.key === 'SAM088888-00')!;
     expect(lantus.packs[0]).toMatchObject({ reimbursement_rate_percent: 100 });
     await expect(parseBeSam([file('RMB.xml')])).rejects.toThrow(/AMP export .* is required/);
-    await expect(parseBeSam([file('AMP.xml'), file('AMP.xml')])).rejects.toThrow(/given twice/);
+    await expect(parseBeSam([file('AMP.xml'), file('AMP.xml')])).rejects.toThrow(/two files hold the AMP/);
   });
 
   it('reads an export larger than a read block from disk as from memory (characters split across blocks)', async () => {

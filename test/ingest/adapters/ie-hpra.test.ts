@@ -11,13 +11,14 @@ import { parseIeHpra } from '../../../workers/ingest/adapters/ie-hpra.ts';
 
 const file = (name: string) => ({ name, content: readFileSync(new URL(`../../fixtures/registers/ie-hpra/${name}`, import.meta.url)) });
 
-describe('ie-hpra adapter', () => {
-  const { snapshot, problems, files } = parseIeHpra(file('latestHMlist.xml'));
+describe('ie-hpra adapter', async () => {
+  const { snapshot, problems, files } = await parseIeHpra([file('latestHMlist.xml')]);
   const product = (key: string) => snapshot.products!.find((p) => p.key === key)!;
 
   it('names its source and counts the records', () => {
     expect(snapshot.source).toMatchObject({ id: 'ie-hpra', country: 'IE', licence: expect.stringContaining('CC BY 4.0') });
-    expect(files).toEqual([{ file: 'latestHMlist.xml', role: 'Human medicines list', read: 9, kept: 6, skipped: 3 }]);
+    expect(files).toEqual([{ file: 'latestHMlist.xml', role: 'Human medicines list', read: 9, kept: 6, malformed: 2, excluded: { duplicate: 1 } }]);
+    expect(snapshot.partial).toBe(true);
   });
 
   it('maps every field of a PA licence, with the strength unit in symbols and the text as written', () => {
@@ -42,7 +43,7 @@ describe('ie-hpra adapter', () => {
   it('reads parallel imports, herbal registrations without ATC, EU licences and withdrawn licences', () => {
     expect(product('PPA1463/045/001')).toMatchObject({ marketing_status: 'withdrawn', attributes: { parallel_import: true, marketing_status: 'Not marketed' } });
     const herbal = product('TR0456/001/001');
-    expect(herbal).toMatchObject({ identifiers: [{ system: 'national', code: 'TR0456/001/001' }], ingredients: [{ unii: 'name:VALERIAN ROOT DRY EXTRACT' }] });
+    expect(herbal).toMatchObject({ identifiers: [{ system: 'ie_pa_number', code: 'TR0456/001/001' }], ingredients: [{ unii: 'name:VALERIAN ROOT DRY EXTRACT' }] });
     expect(herbal.atc_code).toBeUndefined();
     expect(product('EU/1/00/134/033')).toMatchObject({
       identifiers: [{ system: 'eu_number', code: 'EU/1/00/134/033' }, { system: 'eu_number', code: 'EU/1/00/134' }],
@@ -51,16 +52,15 @@ describe('ie-hpra adapter', () => {
     expect(product('PA0999/001/001')).toMatchObject({ authorisation_status: 'withdrawn', marketing_status: 'withdrawn' });
   });
 
-  it('reports unusable records with file and line', () => {
+  it('reports unusable records with file and line; a repeated licence is excluded as a duplicate, not malformed', () => {
     expect(problems).toEqual([
       { file: 'latestHMlist.xml', line: 85, message: 'licence number "X12345" is not a PA, PPA, TR, HOR or EU number' },
       { file: 'latestHMlist.xml', line: 89, message: 'PA0999/002/001: authorisation date "2015-13-45T00:00:00" is not a date' },
-      { file: 'latestHMlist.xml', line: 94, message: 'PA0749/064/001 is listed twice (the first is kept)' },
     ]);
   });
 
-  it('reads an older release: Windows-1252, other element names, a wrapped substance list', () => {
-    const older = parseIeHpra(file('latestHMlist-2019.xml'));
+  it('reads an older release: Windows-1252, other element names, a wrapped substance list', async () => {
+    const older = await parseIeHpra([file('latestHMlist-2019.xml')]);
     expect(older.problems).toEqual([]);
     expect(older.snapshot.products).toEqual([
       expect.objectContaining({
@@ -73,9 +73,9 @@ describe('ie-hpra adapter', () => {
     ]);
   });
 
-  it('refuses another XML document, a list without usable records, and broken XML', () => {
-    expect(() => parseIeHpra(file('wrong-root.xml'))).toThrow(/no usable <Product> records under <Vouchers>/);
-    expect(() => parseIeHpra({ name: 'latestHMlist.xml', content: Buffer.from('<Products><Product><LicenceNumber>PA1/1/1</Product></Products>') })).toThrow(FileRejectedError);
-    expect(() => parseIeHpra({ name: 'latestHMlist.xml', content: Buffer.from('<Products><Product><ProductName>x</ProductName></Product></Products>') })).toThrow(/no usable <Product>/);
+  it('refuses another XML document, a list without usable records, and broken XML', async () => {
+    await expect(parseIeHpra([file('wrong-root.xml')])).rejects.toThrow(/no usable <Product> records under <Vouchers>/);
+    await expect(parseIeHpra([{ name: 'latestHMlist.xml', content: Buffer.from('<Products><Product><LicenceNumber>PA1/1/1</Product></Products>') }])).rejects.toThrow(FileRejectedError);
+    await expect(parseIeHpra([{ name: 'latestHMlist.xml', content: Buffer.from('<Products><Product><LicenceNumber>X</LicenceNumber><ProductName>x</ProductName></Product></Products>') }])).rejects.toThrow(/no usable <Product>/);
   });
 });

@@ -9,7 +9,7 @@
 import { normaliseGtin, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
-import { attrOf, childOf, childrenOf, currentSlice, euro, firstText, flag, slices, textOf, texts } from './be-sam-read.ts';
+import { attr, childOf, childrenOf, currentSlice, euro, firstText, flag, slices, textOf, texts } from './be-sam-read.ts';
 import type { Slice } from './be-sam-read.ts';
 import type { SamReimbursement } from './be-sam-rmb.ts';
 import type { XmlElement } from './xml-records.ts';
@@ -28,6 +28,10 @@ export interface SamContext {
   cnks: Set<string>;
   /** Reimbursement of public-pharmacy CNKs, from the RMB export when it was given. */
   reimbursements: Map<string, SamReimbursement>;
+  /** Companies by actor number, from FindCompany answers: a DICS AMP names its holder by number only. */
+  companies?: Map<string, string>;
+  /** VMP names by VMP code, from FindVmp answers. */
+  vmps?: Map<string, string>;
 }
 
 /** An ingredient of the current slice, its substance registered in the context. */
@@ -45,7 +49,7 @@ function ingredient(element: XmlElement, ctx: SamContext): Ingredient | null {
   const value = Number(strength?.text.trim());
   if (strength && strength.text.trim() !== '' && Number.isFinite(value)) {
     out.strength_value = value;
-    if (attrOf(strength, 'unit') !== '') out.strength_unit = attrOf(strength, 'unit');
+    if (attr(strength, 'unit') !== '') out.strength_unit = attr(strength, 'unit');
   }
   const text = textOf(data, 'StrengthDescription') || (out.strength_value !== undefined ? `${out.strength_value} ${out.strength_unit ?? ''}`.trim() : '');
   if (text !== '') out.strength_text = text;
@@ -82,20 +86,21 @@ function reimbursement(found: SamReimbursement | undefined, pack: PackEntry): vo
 /** CNKs and pharmacy price of the pack's DMPPs; the public price is the one of delivery environment P. */
 function dmpps(ampp: XmlElement, pack: PackEntry, ctx: SamContext, problems: PartProblem[]): void {
   for (const dmpp of childrenOf(ampp, 'Dmpp')) {
-    if (attrOf(dmpp, 'codeType') !== 'CNK') continue;
-    const cnk = cnkOf(attrOf(dmpp, 'code'));
-    if (!cnk) { problems.push({ line: dmpp.line, message: `AMPP ${pack.key}: CNK "${attrOf(dmpp, 'code')}" is not a 7-digit code` }); continue; }
+    if (attr(dmpp, 'codeType') !== 'CNK') continue;
+    const cnk = cnkOf(attr(dmpp, 'code'));
+    if (!cnk) { problems.push({ line: dmpp.line, message: `AMPP ${pack.key}: CNK "${attr(dmpp, 'code')}" is not a 7-digit code` }); continue; }
     if (!pack.identifiers.some((i) => i.system === 'be_apb' && i.code === cnk)) {
       if (ctx.cnks.has(cnk)) { problems.push({ line: dmpp.line, message: `AMPP ${pack.key}: CNK ${cnk} already names another pack (the first is kept)` }); continue; }
       ctx.cnks.add(cnk);
       pack.identifiers.push({ system: 'be_apb', code: cnk });
     }
-    if (attrOf(dmpp, 'deliveryEnvironment') !== 'P') continue;
+    if (attr(dmpp, 'deliveryEnvironment') !== 'P') continue;
     reimbursement(ctx.reimbursements.get(cnk), pack);
     const slice = currentSlice(dmpp, ctx.day);
     if (!slice) continue;
     const price = euro(slice.data, 'Price');
-    if (price !== null) pack.prices!.push({ amount: price, currency: 'EUR', kind: 'public', ...(slice.from ? { valid_from: slice.from } : {}) });
+    // SAM writes 0.0000 for a pack sold in no public pharmacy (a hospital infusion): no price, not a free one.
+    if (price !== null && price > 0) pack.prices!.push({ amount: price, currency: 'EUR', kind: 'public', ...(slice.from ? { valid_from: slice.from } : {}) });
   }
 }
 
@@ -111,8 +116,8 @@ function packIdentifiers(data: XmlElement, ids: Identifier[]): void {
 
 /** One AMPP as a pack; its ATC code is handed back for the product. */
 function pack(ampp: XmlElement, ctx: SamContext, problems: PartProblem[]): { pack: PackEntry; atc?: string } | null {
-  const cti = normaliseIdentifier('be_ampp_code', attrOf(ampp, 'ctiExtended'));
-  if (!cti) { problems.push({ line: ampp.line, message: `AMPP without a valid ctiExtended ("${attrOf(ampp, 'ctiExtended')}")` }); return null; }
+  const cti = normaliseIdentifier('be_ampp_code', attr(ampp, 'ctiExtended'));
+  if (!cti) { problems.push({ line: ampp.line, message: `AMPP without a valid ctiExtended ("${attr(ampp, 'ctiExtended')}")` }); return null; }
   const slice: Slice | undefined = currentSlice(ampp, ctx.day);
   if (!slice) { problems.push({ line: ampp.line, message: `AMPP ${cti}: no Data` }); return null; }
   const { data } = slice;
@@ -126,10 +131,10 @@ function pack(ampp: XmlElement, ctx: SamContext, problems: PartProblem[]): { pac
   dmpps(ampp, out, ctx, problems);
   const status = textOf(data, 'Status');
   if (status !== '') out.marketing_status = status === 'AUTHORIZED' ? 'active' : 'withdrawn';
-  const modus = attrOf(childOf(data, 'DeliveryModus'), 'code');
+  const modus = attr(childOf(data, 'DeliveryModus'), 'code');
   if (modus !== '') out.dispensing_category = modus;
   if (out.prices!.length === 0) delete out.prices;
-  const atc = attrOf(childOf(data, 'Atc'), 'code').toUpperCase();
+  const atc = attr(childOf(data, 'Atc'), 'code').toUpperCase();
   return { pack: out, ...(/^[A-Z]\d{2}[A-Z]{2}\d{2}$/.test(atc) ? { atc } : {}) };
 }
 
@@ -150,27 +155,28 @@ function attributes(data: XmlElement, amp: XmlElement): Record<string, string> {
   const keep = (key: string, value: string): void => { if (value !== '') out[key] = value; };
   keep('official_name', textOf(data, 'OfficialName'));
   keep('medicine_type', textOf(data, 'MedicineType'));
-  keep('company_actor_nr', attrOf(childOf(data, 'Company'), 'actorNr'));
-  keep('vmp_code', attrOf(amp, 'vmpCode'));
+  keep('company_actor_nr', attr(childOf(data, 'Company'), 'actorNr') || textOf(data, 'CompanyActorNr'));
+  keep('vmp_code', attr(amp, 'vmpCode'));
   return out;
 }
 
-/** The holder's name, inline or in the company's current slice. */
-function holderOf(data: XmlElement, day: string): string {
+/** The holder's name: inline or in the company's current slice (export), else by actor number from a FindCompany answer (DICS). */
+function holderOf(data: XmlElement, ctx: SamContext): string {
   const company = childOf(data, 'Company');
-  return textOf(company, 'Denomination') || textOf(currentSlice(company, day)?.data, 'Denomination');
+  return textOf(company, 'Denomination') || textOf(currentSlice(company, ctx.day)?.data, 'Denomination')
+    || (ctx.companies?.get(textOf(data, 'CompanyActorNr')) ?? '');
 }
 
 /** The product of one `Amp` record, or why the whole record cannot be used. */
 export function buildSamProduct(amp: XmlElement, ctx: SamContext, problems: PartProblem[]): ProductEntry | string {
-  const code = normaliseIdentifier('be_amp_code', attrOf(amp, 'code'));
-  if (!code) return `AMP code "${attrOf(amp, 'code')}" is not a SAM code (SAM######-##)`;
+  const code = normaliseIdentifier('be_amp_code', attr(amp, 'code'));
+  if (!code) return `AMP code "${attr(amp, 'code')}" is not a SAM code (SAM######-##)`;
   const slice = currentSlice(amp, ctx.day);
   const name = firstText(childOf(slice?.data, 'Name'));
   if (!slice || name === '') return `AMP ${code}: no current name`;
   const { data } = slice;
   const product: ProductEntry = { key: code, country: 'BE', product_name: name, identifiers: [{ system: 'be_amp_code', code }], ingredients: [], packs: [] };
-  const holder = holderOf(data, ctx.day);
+  const holder = holderOf(data, ctx);
   if (holder !== '') product.holder = holder;
   const status = textOf(data, 'Status');
   if (status !== '') { product.authorisation_status = status.toLowerCase(); product.marketing_status = status === 'AUTHORIZED' ? 'active' : 'withdrawn'; }
@@ -187,9 +193,15 @@ export function buildSamProduct(amp: XmlElement, ctx: SamContext, problems: Part
     }
   }
   if (product.atc_code === undefined) delete product.atc_code;
+  // A DICS answer gives no status for the AMP itself: it is on the market while one of its packs is.
+  if (product.marketing_status === undefined && product.packs.length > 0) {
+    product.marketing_status = product.packs.some((p) => p.marketing_status === 'active') ? 'active' : 'withdrawn';
+  }
   const previous = previousNames(slices(amp), name);
   if (previous) product.previous_names = previous;
   product.attributes = attributes(data, amp);
+  const vmp = ctx.vmps?.get(attr(amp, 'vmpCode'));
+  if (vmp) product.attributes.vmp_name = vmp;
   const categories = [...new Set(product.packs.flatMap((p) => p.identifiers)
     .map((i) => (i.system === 'be_apb' ? ctx.reimbursements.get(i.code)?.category : undefined)).filter((c): c is string => c !== undefined))];
   if (categories.length > 0) product.attributes.reimbursement_category = categories.join(';');

@@ -1,7 +1,11 @@
 /**
- * Reading helpers for the Belgian SAM v2 export (FAMHP authentic source): every entity (AMP,
- * AMPP, DMPP, component, ingredient) keeps its facts in dated `Data` slices (`from`, optional
- * `to`), and texts come in four languages (`Fr`, `Nl`, `De`, `En` of the core namespace).
+ * Reading helpers for SAM v2 content in its two layouts. The export (FAMHP authentic source)
+ * keeps each entity's facts (AMP, AMPP, DMPP, component, ingredient) in dated `Data` slices
+ * (`from`, optional `to`), names attributes in camel case (`code`, `ctiExtended`) and writes
+ * texts as `Fr`, `Nl`, `De`, `En` children. The DICS web service (protocol v5) answers with the
+ * slice valid on its search date: facts directly under the entity, validity as `StartDate` /
+ * `EndDate`, attributes in Pascal case (`Code`, `CtiExtended`) and texts as
+ * `<Text xml:lang="nl">`. The helpers read both, so one builder serves both layouts.
  */
 import { attrOf, childOf, childrenOf, textOf } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
@@ -20,10 +24,20 @@ export interface Slice {
   to: string;
 }
 
-/** Every `Data` slice of an entity, oldest first. */
+/** An attribute in either layout: `code` in the export, `Code` in a DICS answer. */
+export function attr(element: XmlElement | undefined, name: string): string {
+  return attrOf(element, name) || attrOf(element, name.charAt(0).toUpperCase() + name.slice(1));
+}
+
+/**
+ * Every `Data` slice of an entity, oldest first. An entity without `Data` children (a DICS
+ * answer) is its own one slice, valid from its `StartDate` to its `EndDate`.
+ */
 export function slices(entity: XmlElement | undefined): Slice[] {
-  return childrenOf(entity, 'Data')
-    .map((data) => ({ data, from: attrOf(data, 'from').slice(0, 10), to: attrOf(data, 'to').slice(0, 10) }))
+  const data = childrenOf(entity, 'Data');
+  if (entity && data.length === 0) return [{ data: entity, from: attrOf(entity, 'StartDate').slice(0, 10), to: attrOf(entity, 'EndDate').slice(0, 10) }];
+  return data
+    .map((d) => ({ data: d, from: attrOf(d, 'from').slice(0, 10), to: attrOf(d, 'to').slice(0, 10) }))
     .sort((a, b) => a.from.localeCompare(b.from));
 }
 
@@ -39,8 +53,10 @@ export function currentSlice(entity: XmlElement | undefined, day: string): Slice
 /** The texts of a multilingual element by language (`Name` → { nl: …, fr: … }); empty ones left out. */
 export function texts(element: XmlElement | undefined): Partial<Record<SamLanguage, string>> {
   const out: Partial<Record<SamLanguage, string>> = {};
+  const tagged = childrenOf(element, 'Text');
   for (const lang of SAM_LANGUAGES) {
-    const value = textOf(element, lang.charAt(0).toUpperCase() + lang.slice(1)).replace(/\s+/g, ' ');
+    const raw = tagged.find((t) => attrOf(t, 'lang') === lang)?.text ?? textOf(element, lang.charAt(0).toUpperCase() + lang.slice(1));
+    const value = raw.replace(/\s+/g, ' ').trim();
     if (value !== '') out[lang] = value;
   }
   return out;
@@ -50,7 +66,8 @@ export function texts(element: XmlElement | undefined): Partial<Record<SamLangua
 export function firstText(element: XmlElement | undefined, order: readonly SamLanguage[] = SAM_LANGUAGES): string {
   const all = texts(element);
   for (const lang of order) if (all[lang]) return all[lang];
-  return '';
+  // A text in no language (a DICS `PackDisplayValue`) is its own text.
+  return element && element.children.length === 0 ? element.text.replace(/\s+/g, ' ').trim() : '';
 }
 
 /** `true`/`false` element text as a boolean; undefined when absent. */

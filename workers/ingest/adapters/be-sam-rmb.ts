@@ -8,9 +8,12 @@
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { FileRejectedError } from './common.ts';
 import type { InputFile, ProblemLog } from './common.ts';
-import { SAM_EXPORT_NS, attrOf, childOf, currentSlice, euro } from './be-sam-read.ts';
-import { openInput } from './line-stream.ts';
+import { RowTally } from '../row-outcome.ts';
+import type { FileReport } from '../row-outcome.ts';
+import { SAM_EXPORT_NS, attr, attrOf, childOf, currentSlice, euro } from './be-sam-read.ts';
+import { dicsRecords } from './be-sam-dics.ts';
 import { xmlFileRecords } from './xml-file-records.ts';
+import type { XmlElement } from './xml-records.ts';
 
 /** What the reimbursement export says of one CNK on the reading day. */
 export interface SamReimbursement {
@@ -29,56 +32,50 @@ export interface SamReimbursement {
  */
 const RATE_BY_CATEGORY: Record<string, number> = { A: 100, B: 75, C: 50, CS: 40, CX: 20 };
 
-/** Root element name of an XML file, read from its first block (`ExportActualMedicines`, `ExportReimbursements` …). */
-export async function samRoot(file: InputFile): Promise<string> {
-  const head = file.path === undefined ? file.content.subarray(0, 4096) : await firstBytes(file);
-  const m = /<(?:[\w.-]+:)?(Export\w+)[\s>]/.exec(head.toString('utf-8'));
-  return m ? m[1]! : '';
-}
-
-async function firstBytes(file: InputFile): Promise<Buffer> {
-  for await (const block of openInput(file)) return (block as Buffer).subarray(0, 4096);
-  return Buffer.alloc(0);
-}
-
-/** The CNKs' reimbursements and how many contexts were read and skipped. */
-export interface SamReimbursements {
-  byCnk: Map<string, SamReimbursement>;
-  read: number;
-  skipped: number;
-}
-
-/** Reads the reimbursement export into a map from CNK to its current reimbursement (public pharmacy only). */
-export async function readSamReimbursements(file: InputFile, day: string, log: ProblemLog): Promise<SamReimbursements> {
-  const out = new Map<string, SamReimbursement>();
-  let read = 0;
-  let skipped = 0;
-  const records = xmlFileRecords(file, {
+/** The reimbursement contexts of the RMB export (root `ExportReimbursements` in the export namespace). */
+function exportContexts(file: InputFile): AsyncGenerator<XmlElement> {
+  return xmlFileRecords(file, {
     onRoot(name, attributes) {
       const namespaced = Object.entries(attributes).some(([k, v]) => k.startsWith('xmlns') && v === SAM_EXPORT_NS);
       if (name !== 'ExportReimbursements' || !namespaced) throw new FileRejectedError(file.name, `not a SAM v2 reimbursement export (root <${name}>)`);
     },
     isRecord: (name, ancestors) => ancestors.length === 1 && name === 'ReimbursementContext',
   });
-  for await (const context of records) {
-    read += 1;
-    // Hospital contexts and other code types are out of scope, counted as skipped without a problem.
-    if (attrOf(context, 'codeType') !== 'CNK' || attrOf(context, 'deliveryEnvironment') !== 'P') { skipped += 1; continue; }
-    const cnk = /^\d{1,7}$/.test(attrOf(context, 'code')) ? normaliseIdentifier('be_apb', attrOf(context, 'code')) : null;
-    if (!cnk) { log.add(file.name, context.line, `ReimbursementContext: CNK "${attrOf(context, 'code')}" is not a 7-digit code`); skipped += 1; continue; }
-    const slice = currentSlice(context, day);
-    const criterion = childOf(slice?.data, 'ReimbursementCriterion');
-    const category = (attrOf(criterion, 'category') || attrOf(criterion, 'Category')).trim();
-    if (!slice || category === '') { log.add(file.name, context.line, `ReimbursementContext ${cnk}: no reimbursement category`); skipped += 1; continue; }
-    const entry: SamReimbursement = { category };
-    const rate = RATE_BY_CATEGORY[category.toUpperCase()];
-    if (rate !== undefined) entry.rate = rate;
-    const base = euro(slice.data, 'ReimbursementBasePrice');
-    if (base !== null) entry.basePrice = base;
-    if (slice.from) entry.validFrom = slice.from;
-    if (attrOf(context, 'legalReferencePath')) entry.legalReference = attrOf(context, 'legalReferencePath');
-    // Several legal bases may cover one CNK; the first listed is kept.
-    if (!out.has(cnk)) out.set(cnk, entry);
+}
+
+/** One context's reimbursement, or why it is left out: a reason to exclude, or a problem. */
+function readContext(context: XmlElement, day: string): { cnk: string; entry: SamReimbursement } | { excluded: string } | { malformed: string } {
+  // Hospital contexts and other code types are out of scope: drugref prices public-pharmacy packs.
+  if (attr(context, 'codeType') !== 'CNK' || attr(context, 'deliveryEnvironment') !== 'P') return { excluded: 'out_of_scope' };
+  const cnk = /^\d{1,7}$/.test(attr(context, 'code')) ? normaliseIdentifier('be_apb', attr(context, 'code')) : null;
+  if (!cnk) return { malformed: `ReimbursementContext: CNK "${attr(context, 'code')}" is not a 7-digit code` };
+  const slice = currentSlice(context, day);
+  const criterion = childOf(slice?.data, 'ReimbursementCriterion');
+  const category = (attrOf(criterion, 'category') || attrOf(criterion, 'Category')).trim();
+  if (!slice || category === '') return { malformed: `ReimbursementContext ${cnk}: no reimbursement category` };
+  const entry: SamReimbursement = { category };
+  const rate = RATE_BY_CATEGORY[category.toUpperCase()];
+  if (rate !== undefined) entry.rate = rate;
+  const base = euro(slice.data, 'ReimbursementBasePrice');
+  if (base !== null) entry.basePrice = base;
+  if (slice.from) entry.validFrom = slice.from;
+  if (attr(context, 'legalReferencePath')) entry.legalReference = attr(context, 'legalReferencePath');
+  return { cnk, entry };
+}
+
+/**
+ * Reads the reimbursement export, or a DICS FindReimbursement answer (`dics`), into `into`:
+ * CNK → its current reimbursement (public pharmacy only). Several legal bases may cover one
+ * CNK; the first listed is kept and the others are excluded as `other_legal_basis`.
+ */
+export async function readSamReimbursements(file: InputFile, day: string, log: ProblemLog, into: Map<string, SamReimbursement>, dics = false): Promise<FileReport> {
+  const tally = new RowTally(file.name, log.problems);
+  for await (const context of dics ? dicsRecords(file, 'FindReimbursementResponse') : exportContexts(file)) {
+    const read = readContext(context, day);
+    if ('excluded' in read) tally.exclude(read.excluded);
+    else if ('malformed' in read) tally.malformedRow(context.line, read.malformed);
+    else if (into.has(read.cnk)) tally.exclude('other_legal_basis');
+    else { into.set(read.cnk, read.entry); tally.keep(); }
   }
-  return { byCnk: out, read, skipped };
+  return tally.report(dics ? 'DICS reimbursement' : 'RMB');
 }

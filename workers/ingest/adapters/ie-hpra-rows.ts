@@ -6,7 +6,7 @@
  * (`LicenceNumber`/`PANumber`, `PAHolder`/`LicenceHolder` ...), so each field is read from the
  * first of its known names that the record carries.
  */
-import { normaliseIdentifier, normaliseIePaNumber } from '../../../resolvers/catalogue/codes.ts';
+import { euNumberRange, normaliseIdentifier, normaliseIePaNumber } from '../../../resolvers/catalogue/codes.ts';
 import type { Identifier, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { isoFromDayFirst, provisionalNameKey } from './common.ts';
 import { splitStrengths, strengthFields } from './strength-text.ts';
@@ -23,12 +23,20 @@ const FIELDS = {
   substances: ['ActiveSubstances', 'ActiveSubstance', 'ActiveIngredients'],
   strength: ['Strength', 'Strengths'],
   atc: ['ATCCode', 'ATCs', 'ATC', 'AtcCode'],
-  status: ['LicenceStatus', 'AuthorisationStatus', 'Status'],
+  status: ['RegistrationStatus', 'LicenceStatus', 'AuthorisationStatus', 'Status'],
   dispensing: ['DispensingLegalStatus', 'LegalStatus', 'SupplyStatus', 'DispensingStatus'],
-  marketing: ['MarketingStatus', 'Marketed'],
+  marketing: ['MarketInfo', 'MarketingStatus', 'Marketed'],
   date: ['AuthorisedDate', 'LicenceIssued', 'DateOfIssue', 'AuthorisationDate'],
+  withdrawn: ['WithdrawalDate'],
+  legalBasis: ['LegalBasis'],
 } as const;
 type Field = keyof typeof FIELDS;
+
+/** What the list writes where it has no value yet (`*** AWAITING VALUE ***`): no value. */
+const PLACEHOLDER = /^\*+\s*AWAITING VALUE\s*\*+$/i;
+
+/** The list's registration status codes, in words. */
+const STATUS_WORDS: Record<string, string> = { AU: 'authorised', WI: 'withdrawn', TP: 'transfer pending' };
 
 /** The values of a field: the text of each element, or of each child of a wrapper element. */
 function values(record: XmlElement, field: Field): string[] {
@@ -36,7 +44,7 @@ function values(record: XmlElement, field: Field): string[] {
     const found = childrenOf(record, name);
     if (found.length === 0) continue;
     const out = found.flatMap((e) => (e.children.length > 0 ? e.children.map((c) => c.text) : [e.text]))
-      .map((t) => t.replace(/\s+/g, ' ').trim()).filter((t) => t !== '');
+      .map((t) => t.replace(/\s+/g, ' ').trim()).filter((t) => t !== '' && !PLACEHOLDER.test(t));
     return [...new Set(out)];
   }
   return [];
@@ -50,18 +58,18 @@ export function ieDate(raw: string): string | null {
   return iso ? isoFromDayFirst(`${iso[3]}/${iso[2]}/${iso[1]}`) : isoFromDayFirst(raw.slice(0, 10));
 }
 
-/** Identifiers of a licence number: the lookup system for PA/PPA, EU numbers for central ones, `national` otherwise. */
+/**
+ * Identifiers of a licence number as published: PA, PPA, TR and HOR numbers (letter suffix
+ * kept) under the HPRA system; an EU number, or each pack of an EU range
+ * (`EU/1/20/1422/016-017`), with the product's own EU number after them.
+ */
 function licenceIds(raw: string): Identifier[] | string {
   const pa = normaliseIePaNumber(raw);
   if (pa) return [{ system: 'ie_pa_number', code: pa }];
-  const eu = normaliseIdentifier('eu_number', raw);
-  if (eu) {
-    const product = /^EU\/[12]\/\d{2}\/\d{3,4}/.exec(eu)![0];
-    return product === eu ? [{ system: 'eu_number', code: eu }] : [{ system: 'eu_number', code: eu }, { system: 'eu_number', code: product }];
-  }
-  // Traditional herbal (TR) and homeopathic (HOR) registrations share the PA layout.
-  if (/^(TR|HOR)\s*\d{1,5}\/\d{1,4}(\/\d{1,4})?$/i.test(raw.trim())) return [{ system: 'national', code: normaliseIdentifier('national', raw)! }];
-  return `licence number "${raw}" is not a PA, PPA, TR, HOR or EU number`;
+  const packs = euNumberRange(raw) ?? [normaliseIdentifier('eu_number', raw)].filter((c): c is string => c !== null);
+  if (packs.length === 0) return `licence number "${raw}" is not a PA, PPA, TR, HOR or EU number`;
+  const product = /^EU\/[12]\/\d{2}\/\d{3,4}/.exec(packs[0]!)![0];
+  return [...packs, ...(packs.includes(product) ? [] : [product])].map((code) => ({ system: 'eu_number', code }));
 }
 
 /** EDQM unit words the list writes (`milligram(s)`, `unit(s)/millilitre`) as the usual symbols. */
@@ -104,20 +112,35 @@ export function readIeProduct(record: XmlElement, substances: Map<string, Substa
   const set = <K extends keyof ProductEntry>(field: K, value: ProductEntry[K] | undefined | null | ''): void => {
     if (value !== undefined && value !== null && value !== '') product[field] = value;
   };
-  const atc = one(record, 'atc').toUpperCase();
-  set('atc_code', /^[A-Z]\d{2}[A-Z]{2}\d{2}$/.test(atc) ? atc : undefined);
+  // `<ATCs>` lists the code at several levels (B05BB, B05BB01): the product's is the level-5 one.
+  set('atc_code', values(record, 'atc').map((c) => c.toUpperCase()).find((c) => /^[A-Z]\d{2}[A-Z]{2}\d{2}$/.test(c)));
   set('dose_form', one(record, 'form'));
   set('route', values(record, 'routes').join(';'));
   set('holder', one(record, 'holder'));
   const date = one(record, 'date');
   if (date !== '' && !ieDate(date)) return `${licence}: authorisation date "${date}" is not a date`;
   set('authorised_on', ieDate(date));
-  const status = one(record, 'status');
-  set('authorisation_status', status.toLowerCase());
+  const status = STATUS_WORDS[one(record, 'status').toUpperCase()] ?? one(record, 'status').toLowerCase();
+  set('authorisation_status', status);
   const marketing = one(record, 'marketing');
   if (status !== '' || marketing !== '') product.marketing_status = withdrawn(status, marketing) ? 'withdrawn' : 'active';
   set('dispensing_category', one(record, 'dispensing'));
-  if (licence.startsWith('PPA')) product.attributes = { parallel_import: true };
-  if (marketing !== '') product.attributes = { ...product.attributes, marketing_status: marketing };
+  return withAttributes(product, record, licence, marketing);
+}
+
+/** Facts without a field of their own: parallel import, marketing as written, legal basis, withdrawal date. */
+function withAttributes(product: ProductEntry, record: XmlElement, licence: string, marketing: string): ProductEntry | string {
+  const attributes: Record<string, string | boolean> = {};
+  if (licence.startsWith('PPA')) attributes.parallel_import = true;
+  if (marketing !== '') attributes.marketing_status = marketing;
+  if (one(record, 'legalBasis') !== '') attributes.legal_basis = one(record, 'legalBasis');
+  const withdrawn = one(record, 'withdrawn');
+  if (withdrawn !== '') {
+    const on = ieDate(withdrawn);
+    if (!on) return `${licence}: withdrawal date "${withdrawn}" is not a date`;
+    attributes.withdrawn_on = on;
+    product.marketing_status = 'withdrawn';
+  }
+  if (Object.keys(attributes).length > 0) product.attributes = attributes;
   return product;
 }

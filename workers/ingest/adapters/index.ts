@@ -46,7 +46,7 @@ import { openItAifa } from './it-aifa-stream.ts';
 import { PT_INFOMED_FILE, parsePtInfomed } from './pt-infomed.ts';
 import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
 import { BE_SAM_FILE, BE_SAM_RMB_FILE, openBeSam, parseBeSam } from './be-sam.ts';
-import { IE_HPRA_FILE, parseIeHpra } from './ie-hpra.ts';
+import { IE_HPRA_FILE, IE_HPRA_WITHDRAWN_FILE, parseIeHpra } from './ie-hpra.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -220,13 +220,14 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'ie-hpra',
-    description: 'Irish HPRA list of authorised human medicines (latestHMlist.xml): PA/PPA licences, substances, ATC, licence and dispensing legal status',
+    description: 'Irish HPRA lists of human medicines: authorised (latestHumanlist.xml, formerly latestHMlist.xml) and withdrawn (withdrawnHumanlist.xml), told apart by content; PA/PPA/TR/EU licences, substances, ATC, licence, marketing and dispensing status, withdrawal dates. One list alone deletes nothing',
     files: [IE_HPRA_FILE],
-    parse: parseSingle(IE_HPRA_FILE, (name, content) => parseIeHpra({ name, content })),
+    optionalFiles: [IE_HPRA_WITHDRAWN_FILE],
+    parse: async (files) => parseIeHpra(files),
   },
   {
     id: 'dk-lms',
-    description: 'Danish medicine price list (Lægemiddelstyrelsen takst, fixed width ISO-8859-1): lms01.txt drugs, lms02.txt packages and optionally lms03.txt prices, lms09.txt firms, lms30.txt substances',
+    description: 'Danish medicine price list (Lægemiddelstyrelsen takst release folder, fixed width, CP850/ISO-8859-1; role by record layout, dated names accepted): lms01 drugs, lms02 packages and optionally lms03 prices, lms09 firms, lms12 ATC texts, lms30 substances, system.txt takst date; other members named unused',
     files: DK_LMS_FILES,
     optionalFiles: DK_LMS_OPTIONAL_FILES,
     parse: async (files) => parseDkLms(files),
