@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doseFormInText, normSizeInText, splitPackText, strengthInText } from '../../../workers/ingest/adapters/de-product-text.ts';
+import { combinationInText, doseFormInText, normSizeInText, splitPackText, strengthInText, strengthParts } from '../../../workers/ingest/adapters/de-product-text.ts';
 
 describe('German product texts', () => {
   it('reads the first strength as written: mass, per volume, per puff, units with a thousands point, percent', () => {
@@ -24,5 +24,18 @@ describe('German product texts', () => {
     expect(splitPackText('Ibuprofen AbZ 400 mg Filmtabletten 5X10 St N2')).toEqual({ product: 'Ibuprofen AbZ 400 mg Filmtabletten', pack: '5X10 St N2' });
     expect(splitPackText('Bepanthen Wund- und Heilsalbe; 100 g')).toEqual({ product: 'Bepanthen Wund- und Heilsalbe', pack: '100 g' });
     expect(splitPackText('Ibuprofen 400 mg Filmtabletten')).toEqual({ product: 'Ibuprofen 400 mg Filmtabletten', pack: null });
+  });
+
+  it('reads the substances of a combination written out, each with its strength; a brand is never one', () => {
+    expect(combinationInText('Allopurinol 100 mg + Benzbromaron 20 mg')).toEqual([
+      { name: 'Allopurinol', strength: '100 mg', value: 100, unit: 'mg' },
+      { name: 'Benzbromaron', strength: '20 mg', value: 20, unit: 'mg' },
+    ]);
+    expect(combinationInText('Allopurinol 100 mg + Benzbromaron 20 mg Tabletten')?.map((i) => i.name)).toEqual(['Allopurinol', 'Benzbromaron']);
+    expect(combinationInText('Aspirin plus C')).toBeNull();
+    expect(combinationInText('Aspirin + C Brausetabletten')).toBeNull();
+    expect(combinationInText('Ibuprofen 400 mg Filmtabletten')).toBeNull();
+    expect(strengthParts('1.000 I.E.')).toEqual({ value: 1000, unit: 'I.E.' });
+    expect(strengthParts('0,5 mg/ml')).toEqual({ value: 0.5, unit: 'mg/ml' });
   });
 });

@@ -31,7 +31,7 @@ describe('de-pzn adapter: the Festbetrag overview (CSV, Windows-1252, German dec
 
   it('reads the list below its title rows, as source de-festbetrag in country DE', () => {
     expect(snapshot.source).toMatchObject({ id: 'de-festbetrag', country: 'DE' });
-    expect(files).toEqual([{ file: 'festbetraege.csv', role: 'Festbetragsarzneimittel', read: 6, kept: 4, skipped: 2 }]);
+    expect(files).toEqual([{ file: 'festbetraege.csv', role: 'Festbetragsarzneimittel', read: 6, kept: 4, malformed: 2 }]);
     expect(snapshot.products?.map((p) => [p.product_name, p.packs.map((k) => k.key)])).toEqual([
       ['ACC akut 600 Brausetabletten', ['04884562', '12345678']],
       ['IBU-ratiopharm 400 mg Filmtabletten', ['08123452', '00123458']],
@@ -115,7 +115,7 @@ describe('de-pzn adapter: a price list naming its articles "Handelsname", pack a
 
   it('reports the bad check digit and counts the rows', () => {
     expect(problems).toEqual([{ file: 'preisliste-handelsname.csv', line: 9, message: 'PZN "10000059" is not a valid PZN (check digit)' }]);
-    expect(files).toEqual([{ file: 'preisliste-handelsname.csv', role: 'Preisliste (AVP)', read: 6, kept: 5, skipped: 1 }]);
+    expect(files).toEqual([{ file: 'preisliste-handelsname.csv', role: 'Preisliste (AVP)', read: 6, kept: 5, malformed: 1 }]);
   });
 });
 

@@ -99,7 +99,7 @@ describe('eu-ema adapter (EPAR report, xlsx)', () => {
       { file: 'Medicines_output_european_public_assessment_reports.xlsx', line: 16, message: 'product number "H/C/123" is not an EMA procedure number (EMEA/H/C/nnnnnn)' },
       { file: 'Medicines_output_european_public_assessment_reports.xlsx', line: 17, message: 'EMEA/H/C/005001: authorisation status "Maybe" is unknown' },
     ]);
-    expect(result.files).toEqual([{ file: 'Medicines_output_european_public_assessment_reports.xlsx', role: 'European public assessment reports', read: 8, kept: 6, skipped: 2 }]);
+    expect(result.files).toEqual([{ file: 'Medicines_output_european_public_assessment_reports.xlsx', role: 'European public assessment reports', read: 8, kept: 6, malformed: 2 }]);
   });
 
   it('rejects a workbook without the report header, and a file that is no workbook', async () => {
@@ -177,7 +177,7 @@ describe('eu-ema adapter (current medicines report: xlsx and the CSV of the same
       { file: FILE, line: 22, message: 'EMEA/H/C/005001: authorisation status "Maybe" is unknown' },
       { file: FILE, line: 23, message: 'EMEA/H/C/005002: marketing authorisation date "31/02/2020" is not a date (left out)' },
     ]);
-    expect(csv.files).toEqual([{ file: FILE, role: 'European public assessment reports', read: 10, kept: 8, skipped: 2 }]);
+    expect(csv.files).toEqual([{ file: FILE, role: 'European public assessment reports', read: 10, kept: 8, malformed: 2 }]);
   });
 
   it('reads the workbook of the same report into the same products', () => {

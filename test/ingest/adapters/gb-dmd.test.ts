@@ -149,17 +149,17 @@ describe('gb-dmd adapter', () => {
     expect(pack('22479911000001108')?.prices).toBeUndefined();
   });
 
-  it('names each file\'s role from its root element and counts records read, kept and skipped', () => {
+  it('names each file\'s role from its root element and counts records read, kept, malformed and out of scope', () => {
     expect(files).toEqual([
-      { file: 'f_amp2_3240526.xml', role: 'AMP', read: 10, kept: 5, skipped: 5 },
-      { file: 'f_ampp2_3240526.xml', role: 'AMPP', read: 17, kept: 10, skipped: 7 },
-      { file: 'f_bnf1_0240526.xml', role: 'BNF', read: 4, kept: 2, skipped: 2 },
-      { file: 'f_gtin2_0240526.xml', role: 'GTIN', read: 5, kept: 5, skipped: 0 },
-      { file: 'f_ingredient2_3240526.xml', role: 'ingredient', read: 5, kept: 4, skipped: 1 },
-      { file: 'f_lookup2_3240526.xml', role: 'lookup', read: 36, kept: 35, skipped: 1 },
-      { file: 'f_vmp2_3240526.xml', role: 'VMP', read: 19, kept: 16, skipped: 3 },
-      { file: 'f_vmpp2_3240526.xml', role: 'VMPP', read: 7, kept: 6, skipped: 1 },
-      { file: 'f_vtm2_3240526.xml', role: 'VTM', read: 4, kept: 3, skipped: 1 },
+      { file: 'f_amp2_3240526.xml', role: 'AMP', read: 10, kept: 5, malformed: 2, excluded: { out_of_scope: 3 } },
+      { file: 'f_ampp2_3240526.xml', role: 'AMPP', read: 17, kept: 10, malformed: 3, excluded: { out_of_scope: 4 } },
+      { file: 'f_bnf1_0240526.xml', role: 'BNF', read: 4, kept: 2, malformed: 0, excluded: { out_of_scope: 2 } },
+      { file: 'f_gtin2_0240526.xml', role: 'GTIN', read: 5, kept: 5, malformed: 0 },
+      { file: 'f_ingredient2_3240526.xml', role: 'ingredient', read: 5, kept: 4, malformed: 1 },
+      { file: 'f_lookup2_3240526.xml', role: 'lookup', read: 36, kept: 35, malformed: 1 },
+      { file: 'f_vmp2_3240526.xml', role: 'VMP', read: 19, kept: 16, malformed: 2, excluded: { out_of_scope: 1 } },
+      { file: 'f_vmpp2_3240526.xml', role: 'VMPP', read: 7, kept: 6, malformed: 1 },
+      { file: 'f_vtm2_3240526.xml', role: 'VTM', read: 4, kept: 3, malformed: 0, excluded: { out_of_scope: 1 } },
     ]);
     const renamed = parseGbDmd(NAMES.map((n, i) => file(n, `release/part-${i}.xml`)).reverse());
     expect(renamed.snapshot.products).toEqual(snapshot.products);

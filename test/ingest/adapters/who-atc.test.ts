@@ -15,7 +15,7 @@ describe('who-atc adapter: the flat file (code list and DDDs in one)', () => {
     expect(['N', 'N02', 'N02B', 'N02BE', 'N02BE01'].map((c) => entry(c)?.level)).toEqual([1, 2, 3, 4, 5]);
     expect(entry('N02BE')?.name).toBe('Anilides');
     expect(entry('N02BE')?.ddd).toEqual([]);
-    expect(files).toEqual([{ file: 'atc.csv', role: 'code list + DDD table', read: 15, kept: 13, skipped: 2 }]);
+    expect(files).toEqual([{ file: 'atc.csv', role: 'code list + DDD table', read: 15, kept: 13, malformed: 2 }]);
   });
 
   it('folds the DDD rows of one code into one entry, one DDD per route', () => {
@@ -95,8 +95,8 @@ describe('who-atc adapter: code list and DDD table as two files', () => {
       { file: 'ddd.csv', line: 9, message: 'N02BE51: DDD "three" is not a positive number' },
     ]);
     expect(files).toEqual([
-      { file: 'codes.csv', role: 'code list', read: 10, kept: 9, skipped: 1 },
-      { file: 'ddd.csv', role: 'DDD table', read: 8, kept: 7, skipped: 1 },
+      { file: 'codes.csv', role: 'code list', read: 10, kept: 9, malformed: 1 },
+      { file: 'ddd.csv', role: 'DDD table', read: 8, kept: 7, malformed: 1 },
     ]);
   });
 

@@ -42,3 +42,45 @@ export function splitPackText(text: string): { product: string; pack: string | n
   if (!m || m.index === 0) return { product: text.trim(), pack: null };
   return { product: text.slice(0, m.index).trim(), pack: m[1]!.trim() };
 }
+
+/** One active substance a German text names with its strength (`Allopurinol 100 mg`). */
+export interface TextIngredient {
+  name: string;
+  /** As written (`100 mg`, `1000 I.E.`); null when the text gives none. */
+  strength: string | null;
+  value?: number;
+  unit?: string;
+}
+
+/** `100 mg` → 100, `mg`; `1.000 I.E.` → 1000, `I.E.`; `0,5 mg/ml` → 0.5, `mg/ml`. */
+export function strengthParts(strength: string): { value: number; unit: string } | null {
+  const m = /^(\d{1,3}(?:\.\d{3})+|\d+(?:[.,]\d+)?)\s*(\S.*)$/.exec(strength.trim());
+  if (!m) return null;
+  const number = /^\d{1,3}(?:\.\d{3})+$/.test(m[1]!) ? m[1]!.replace(/\./g, '') : m[1]!.replace(',', '.');
+  const value = Number(number);
+  return Number.isFinite(value) && value > 0 ? { value, unit: m[2]!.replace(/\s+/g, '') } : null;
+}
+
+/**
+ * The substances of a combination as German lists write it (`Allopurinol 100 mg + Benzbromaron
+ * 20 mg`), each with its strength. Only a text of at least two `+`-joined parts that each end in
+ * a strength counts: a brand name (`Aspirin plus C`) never becomes a substance. Null otherwise.
+ */
+export function combinationInText(text: string): TextIngredient[] | null {
+  const parts = text.split(/\s\+\s/);
+  if (parts.length < 2) return null;
+  // A product name goes on after the last strength with its dose form (`… Benzbromaron 20 mg Tabletten`).
+  const last = parts[parts.length - 1]!.trim();
+  const form = doseFormInText(last);
+  if (form && last.endsWith(form)) parts[parts.length - 1] = last.slice(0, -form.length);
+  const out: TextIngredient[] = [];
+  for (const part of parts) {
+    // The name, then the strength at the end of the part (`Benzbromaron 20 mg`, `Epoetin alfa 1000 I.E.`).
+    const m = /^(\p{L}.*?)\s+(\d[\d.,]*\s*\S+)$/u.exec(part.trim());
+    const strength = m ? strengthInText(m[2]!) : null;
+    const parsed = strength ? strengthParts(strength) : null;
+    if (!m || !strength || !parsed) return null;
+    out.push({ name: m[1]!, strength, ...parsed });
+  }
+  return out;
+}

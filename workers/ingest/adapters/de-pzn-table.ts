@@ -6,6 +6,7 @@
  * rows above it are skipped; cells are read by header name.
  */
 import { FileRejectedError } from './common.ts';
+import { gkvTextTable } from './de-pzn-gkv-text.ts';
 import type { InputFile } from './common.ts';
 import { columnIndex, delimitedRow, headerRecord } from './delimited-table.ts';
 import type { IsHeader } from './delimited-table.ts';
@@ -14,9 +15,12 @@ import { HEADER_SEARCH_ROWS, headerKey, sheetTable } from './sheet-table.ts';
 
 export interface Table {
   header: string[];
-  rows: Array<{ line: number; get(column: string): string }>;
+  /** `problem`: why a line below the header cannot be a row (the adapter reports it as malformed). */
+  rows: Array<{ line: number; get(column: string): string; problem?: string }>;
   /** How the file was read, for the file report. */
-  layout: 'delimited' | 'fixed-width' | 'xlsx';
+  layout: 'delimited' | 'fixed-width' | 'xlsx' | 'gkv-text';
+  /** Lines below the header that are no rows (page footers and titles the list repeats on each page). */
+  notData?: number;
 }
 
 function delimitedTable(text: string, isHeader: IsHeader): Table | null {
@@ -77,7 +81,8 @@ export async function readPznTable(file: InputFile, isHeader: (keys: string[]) =
     return { header: sheet.header, rows: sheet.rows, layout: 'xlsx' };
   }
   const text = decodeUtf8OrLatin(file.content);
-  const table = delimitedTable(text, isHeader) ?? fixedWidthTable(text, isHeader);
+  // The GKV list's text is recognised first: its header's titles do not stand over its columns.
+  const table = gkvTextTable(text) ?? delimitedTable(text, isHeader) ?? fixedWidthTable(text, isHeader);
   if (!table) throw new FileRejectedError(file.name, 'no header row with a PZN column in the first rows');
   return table;
 }

@@ -26,6 +26,7 @@
 import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Identifier, Ingredient, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, provisionalNameKey } from './common.ts';
 import { csvTable } from './delimited-table.ts';
 import { isZip } from './delimited-text.ts';
@@ -166,13 +167,14 @@ function ingredientsOf(row: Row, ctx: Context): Ingredient[] {
   });
 }
 
-/** Adds one report row; returns an error message when the row cannot be used. */
-function addRow(row: Row, ctx: Context): string | null {
+/** Adds one report row; returns null when kept, an error message when malformed, or why it was left out. */
+function addRow(row: Row, ctx: Context): string | { excluded: string } | null {
   const procedure = normaliseIdentifier('ema_procedure', row.get('procedure'));
   if (!procedure) return `product number "${row.get('procedure')}" is not an EMA procedure number (EMEA/H/C/nnnnnn)`;
   const name = row.get('name');
   if (name === '') return `${procedure}: no medicine name`;
-  if (ctx.products.has(procedure)) return `${procedure}: listed twice (the first row is kept)`;
+  // The same procedure again: the first row is kept, this one left out as a duplicate.
+  if (ctx.products.has(procedure)) return { excluded: EXCLUDED.duplicate };
   const status = row.get('status').replace(/\s+/g, ' ').trim().toLowerCase();
   if (status !== '' && !STATUSES.includes(status)) return `${procedure}: authorisation status "${row.get('status')}" is unknown`;
   const identifiers: Identifier[] = [{ system: 'ema_procedure', code: procedure }];
@@ -215,13 +217,12 @@ export async function parseEuEma(file: string, content: Buffer): Promise<Adapter
   // The EMA publishes the same report as a workbook and as CSV; the bytes tell which this is.
   const { header, rows, date1904 } = isZip(content) ? await sheetTable(file, content, isHeader, what) : csvTable(file, content, isHeader, what);
   const ctx: Context = { file, log: new ProblemLog(), products: new Map(), substances: new Map() };
-  let skipped = 0;
+  const tally = new RowTally(file, ctx.log.problems);
   for (const sheetRow of rows) {
-    const problem = addRow(fieldReader(sheetRow, header, date1904), ctx);
-    if (problem) {
-      ctx.log.add(file, sheetRow.line, problem);
-      skipped += 1;
-    }
+    const outcome = addRow(fieldReader(sheetRow, header, date1904), ctx);
+    if (outcome === null) tally.keep();
+    else if (typeof outcome === 'string') tally.malformedRow(sheetRow.line, outcome);
+    else tally.exclude(outcome.excluded);
   }
   // An empty report would delete every stored EMA product on ingest: refuse it instead.
   if (ctx.products.size === 0) throw new FileRejectedError(file, 'no usable medicine rows below the header');
@@ -229,6 +230,6 @@ export async function parseEuEma(file: string, content: Buffer): Promise<Adapter
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: EU_EMA_SOURCE, substances: [...ctx.substances.values()], products: [...ctx.products.values()] },
     problems: ctx.log.problems,
-    files: [{ file, role: 'European public assessment reports', read: rows.length, kept: rows.length - skipped, skipped }],
+    files: [tally.report('European public assessment reports')],
   };
 }

@@ -30,7 +30,7 @@ export async function openGbDmd(files: InputFile[]): Promise<StreamedAdapterResu
   const substances = new Map<string, SubstanceEntry>();
   // Linking every AMP reports unlinked records, counts what is kept and collects the substances, reading no record again.
   for (const _product of dmdProducts(data, log, substances, false)) { /* only its side effects are wanted */ }
-  const reports = reportsOf(counts);
+  const reports = reportsOf(counts, log.problems);
   function* products(): Generator<ProductEntry> {
     // Linked again while built: the problems and counts were settled above.
     const counted = new Map([...data.counts].map(([role, count]) => [role, { ...count }]));

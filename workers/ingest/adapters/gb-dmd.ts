@@ -15,7 +15,8 @@
  * as a tree; `openGbDmd` (gb-dmd-open.ts) streams them from disk for `drugref ingest`.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, FileReport, SourceInfo } from '../snapshot.ts';
+import type { AdapterResult, FileReport, RowProblem, SourceInfo } from '../snapshot.ts';
+import { EXCLUDED } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
 import { buildDmdProducts } from './gb-dmd-build.ts';
@@ -47,9 +48,20 @@ export function requireCoreFiles(data: DmdData): void {
   }
 }
 
-/** File reports from the per-file counts. */
-export const reportsOf = (counts: RoleCount[]): FileReport[] =>
-  counts.map((c) => ({ file: c.file, role: c.role, read: c.read, kept: c.kept, skipped: c.read - c.kept }));
+/**
+ * File reports from the per-file counts: of the records not kept, those reported as problems
+ * are malformed; the rest are records drugref does not hold (`out_of_scope`: sections it does
+ * not read such as licensed routes, invalid records, VMPs and VMPPs no AMP uses, lookup
+ * entries nothing names).
+ */
+export function reportsOf(counts: RoleCount[], problems: readonly RowProblem[]): FileReport[] {
+  return counts.map((c) => {
+    const notKept = c.read - c.kept;
+    const malformed = Math.min(notKept, problems.filter((p) => p.file === c.file).length);
+    const rest = notKept - malformed;
+    return { file: c.file, role: c.role, read: c.read, kept: c.kept, malformed, ...(rest > 0 ? { excluded: { [EXCLUDED.outOfScope]: rest } } : {}) };
+  });
+}
 
 /** Parses a dm+d release; malformed records are reported and skipped, a wrong or missing file rejects it. */
 export function parseGbDmd(files: InputFile[]): AdapterResult {
@@ -61,6 +73,6 @@ export function parseGbDmd(files: InputFile[]): AdapterResult {
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: GB_DMD_SOURCE, substances, products },
     problems: log.problems,
-    files: reportsOf(counts),
+    files: reportsOf(counts, log.problems),
   };
 }

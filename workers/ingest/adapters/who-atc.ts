@@ -20,8 +20,9 @@
  */
 import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, AtcEntry, DddEntry, FileReport, SourceInfo } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, decodeText, parseCsv, parseDecimal } from './common.ts';
+import type { AdapterResult, AtcEntry, DddEntry, FileReport, RowProblem, SourceInfo } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import { FileRejectedError, decodeText, parseCsv, parseDecimal } from './common.ts';
 import type { InputFile } from './common.ts';
 
 export const WHO_ATC_FILE = 'atc.csv';
@@ -62,6 +63,8 @@ const COLUMN_NAMES = {
   unit: ['uom', 'u', 'unit', 'unittype'],
   route: ['admr', 'admcode', 'route'],
   note: ['note', 'dddcomment'],
+  /** The level-4 group a row of the scraped DDD table was read from. */
+  group: ['sourcecode'],
 } as const;
 type Field = keyof typeof COLUMN_NAMES;
 
@@ -72,6 +75,8 @@ export type WhoAtcRole = 'code list' | 'DDD table' | 'code list + DDD table';
 interface AtcRow {
   line: number;
   get(field: Field): string;
+  /** Why the row cannot be read at all (fewer cells than the header: a file cut short mid-row). */
+  broken?: string;
 }
 
 interface ReadFile {
@@ -87,6 +92,10 @@ function roleOf(file: string, has: (field: Field) => boolean): WhoAtcRole {
   const tree = has('name');
   const ddd = has('ddd');
   if (ddd && (!has('unit') || !has('route'))) throw new FileRejectedError(file, 'not a WHO ATC/DDD table: header has ddd but lacks uom (U) or adm_r (Adm.R)');
+  // The DDD table as scraped from the index's level-5 pages (`WHO_ATC_DDD_<date>.csv`) names
+  // each row's level-4 group (`source_code`) and the substance: it is the DDD table, its names
+  // only of level 5. Read as a code list it would state a tree without its groups.
+  if (ddd && has('group')) return 'DDD table';
   if (tree && ddd) return 'code list + DDD table';
   if (tree) return 'code list';
   if (ddd) return 'DDD table';
@@ -105,10 +114,13 @@ function readCsv(file: InputFile): ReadFile {
   const index = (field: Field): number => names.findIndex((n) => (COLUMN_NAMES[field] as readonly string[]).includes(n));
   const role = roleOf(file.name, (field) => index(field) >= 0);
   const cols = Object.fromEntries((Object.keys(COLUMN_NAMES) as Field[]).map((f) => [f, index(f)])) as Record<Field, number>;
-  const rows = records.slice(1).map((record) => ({
+  const rows = records.slice(1).map((record): AtcRow => ({
     line: record.line,
     get: (field: Field) => (cols[field] >= 0 ? clean(record.fields[cols[field]]) : ''),
+    ...(record.fields.length < names.length ? { broken: `${record.fields.length} of the header's ${names.length} columns (a file cut short?)` } : {}),
   }));
+  // A header alone states nothing: read as a table it would delete every stored code or DDD.
+  if (rows.length === 0) throw new FileRejectedError(file.name, 'no data rows below the header (an empty or cut-short file)');
   return { name: file.name, role, rows };
 }
 
@@ -174,61 +186,74 @@ function readAll(files: InputFile[]): ReadFile[] {
   return read;
 }
 
-interface Counter { read: number; kept: number; skipped: number }
+/** Why a code-list row cannot be kept, or null. */
+function treeProblem(file: ReadFile, row: AtcRow, code: string): string | null {
+  if (row.broken) return row.broken;
+  if (atcLevel(code) === null) return `"${code}" is not an ATC code`;
+  if (row.get('name') === '') return `ATC code ${code} has no name`;
+  // The flat file repeats a code once per route: its DDD is checked here, so the row has one outcome.
+  const ddd = file.role === 'code list + DDD table' ? rowDdd(row) : null;
+  return typeof ddd === 'string' ? `${code}: ${ddd}` : null;
+}
 
 /** Adds the names of a code list; returns the first line each code appeared on. */
-function foldTree(file: ReadFile, entries: Map<string, AtcEntry>, log: ProblemLog, count: Counter): Map<string, number> {
+function foldTree(file: ReadFile, entries: Map<string, AtcEntry>, tally: RowTally): Map<string, number> {
   const lines = new Map<string, number>();
   for (const row of file.rows) {
     const code = row.get('code').toUpperCase();
     const name = row.get('name');
     const level = atcLevel(code);
-    let problem: string | null = null;
-    if (level === null) problem = `"${code}" is not an ATC code`;
-    else if (name === '') problem = `ATC code ${code} has no name`;
-    // The flat file repeats a code once per route: its DDD is checked with the DDDs below.
-    else if (file.role === 'code list + DDD table' && typeof rowDdd(row) === 'string') problem = `${code}: ${rowDdd(row) as string}`;
+    const problem = treeProblem(file, row, code);
     if (problem) {
-      log.add(file.name, row.line, problem);
-      count.skipped += 1;
+      tally.malformedRow(row.line, problem);
       continue;
     }
+    // A flat file's row names its code and gives one route's DDD (or states there is none): kept.
+    tally.keep();
     if (!entries.has(code)) entries.set(code, { code, name, level: level! });
     if (!lines.has(code)) lines.set(code, row.line);
   }
   return lines;
 }
 
-/** Adds the DDDs of a DDD table (or of the flat file); codes a code list of the same ingest lacks are reported. */
-function foldDdd(file: ReadFile, entries: Map<string, AtcEntry>, tree: boolean, log: ProblemLog, count: Counter): void {
-  const flat = file.role === 'code list + DDD table';
+/**
+ * Adds the DDDs of a DDD table (or of the flat file, whose rows `foldTree` already counted:
+ * `tally` is then null). A row without DDD (`NA`) is WHO's statement that the substance has
+ * none: excluded as `no_ddd`, never malformed. Codes a code list of the same ingest lacks are malformed.
+ */
+function foldDdd(file: ReadFile, entries: Map<string, AtcEntry>, tree: boolean, tally: RowTally | null): void {
   for (const row of file.rows) {
     const code = row.get('code').toUpperCase();
     const level = atcLevel(code);
-    if (level === null) {
-      if (!flat) { log.add(file.name, row.line, `"${code}" is not an ATC code`); count.skipped += 1; }
+    if (row.broken || level === null) {
+      tally?.malformedRow(row.line, row.broken ?? `"${code}" is not an ATC code`);
       continue;
     }
     const ddd = rowDdd(row);
-    if (typeof ddd === 'string' || (ddd === null && !flat)) {
-      if (!flat) {
-        log.add(file.name, row.line, `${code}: ${ddd ?? 'no DDD value'}`);
-        count.skipped += 1;
-      }
+    if (typeof ddd === 'string') {
+      tally?.malformedRow(row.line, `${code}: ${ddd}`);
       continue;
     }
-    if (ddd === null) continue;
+    if (ddd === null) {
+      tally?.exclude(EXCLUDED.noDdd);
+      continue;
+    }
     let entry = entries.get(code);
     if (!entry && tree) {
-      if (!flat) { log.add(file.name, row.line, `${code}: DDD for a code the code list does not have`); count.skipped += 1; }
+      tally?.malformedRow(row.line, `${code}: DDD for a code the code list does not have`);
       continue;
     }
     if (!entry) {
       entry = { code, level, ddd: [] };
       entries.set(code, entry);
     }
-    // One row per route: collect each distinct DDD once.
-    if (!(entry.ddd ?? []).some((d) => sameDdd(d, ddd))) entry.ddd = [...(entry.ddd ?? []), ddd];
+    // One row per route: collect each distinct DDD once; the same DDD again is a duplicate row.
+    if ((entry.ddd ?? []).some((d) => sameDdd(d, ddd))) {
+      tally?.exclude(EXCLUDED.duplicate);
+      continue;
+    }
+    entry.ddd = [...(entry.ddd ?? []), ddd];
+    tally?.keep();
   }
 }
 
@@ -236,7 +261,7 @@ function foldDdd(file: ReadFile, entries: Map<string, AtcEntry>, tree: boolean, 
  * Supplies missing level-1 groups from WHO's labels and reports missing intermediate levels
  * (once each, at the first row that needs it); they are left out, not invented.
  */
-function completeTree(file: ReadFile, entries: Map<string, AtcEntry>, lines: Map<string, number>, log: ProblemLog): void {
+function completeTree(file: ReadFile, entries: Map<string, AtcEntry>, lines: Map<string, number>, problems: RowProblem[]): void {
   const missing = new Map<string, { child: string; line: number }>();
   for (const [code, line] of [...lines].sort((a, b) => a[1] - b[1])) {
     const level = atcLevel(code)!;
@@ -248,31 +273,33 @@ function completeTree(file: ReadFile, entries: Map<string, AtcEntry>, lines: Map
     }
   }
   for (const [parent, { child, line }] of missing) {
-    log.add(file.name, line, `${child}: its ATC level ${atcLevel(parent)} group ${parent} is not in the code list (left out, not invented)`);
+    problems.push({ file: file.name, line, message: `${child}: its ATC level ${atcLevel(parent)} group ${parent} is not in the code list (left out, not invented)` });
   }
 }
 
-/** Parses WHO ATC files (code list, DDD table or both) into one snapshot; malformed rows are reported and skipped. */
+/**
+ * Parses WHO ATC files (code list, DDD table or both) into one snapshot. Every row is kept,
+ * malformed (reported with its line) or excluded for a reason (`no_ddd`, `duplicate`).
+ */
 export function parseWhoAtcFiles(files: InputFile[]): AdapterResult {
   const read = readAll(files);
-  const log = new ProblemLog();
+  const problems: RowProblem[] = [];
   const entries = new Map<string, AtcEntry>();
-  const counts = new Map(read.map((f) => [f, { read: f.rows.length, kept: 0, skipped: 0 }]));
+  const tallies = new Map(read.map((f) => [f, new RowTally(f.name, problems)]));
   const treeFile = read.find((f) => f.role !== 'DDD table');
   const dddFile = read.find((f) => f.role !== 'code list');
-  const lines = treeFile ? foldTree(treeFile, entries, log, counts.get(treeFile)!) : new Map<string, number>();
+  const lines = treeFile ? foldTree(treeFile, entries, tallies.get(treeFile)!) : new Map<string, number>();
   if (dddFile) {
-    foldDdd(dddFile, entries, treeFile !== undefined, log, counts.get(dddFile)!);
+    foldDdd(dddFile, entries, treeFile !== undefined, dddFile === treeFile ? null : tallies.get(dddFile)!);
     // The DDD table states every DDD of the source: codes of the code list without one have none.
     for (const entry of entries.values()) entry.ddd ??= [];
   }
-  if (treeFile) completeTree(treeFile, entries, lines, log);
-  for (const count of counts.values()) count.kept = count.read - count.skipped;
-  const reports: FileReport[] = read.map((f) => ({ file: f.name, role: f.role, ...counts.get(f)! }));
-  log.problems.sort((a, b) => (a.file === b.file ? a.line - b.line : files.findIndex((f) => f.name === a.file) - files.findIndex((f) => f.name === b.file)));
+  if (treeFile) completeTree(treeFile, entries, lines, problems);
+  const reports: FileReport[] = read.map((f) => tallies.get(f)!.report(f.role));
+  problems.sort((a, b) => (a.file === b.file ? a.line - b.line : files.findIndex((f) => f.name === a.file) - files.findIndex((f) => f.name === b.file)));
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: WHO_ATC_SOURCE, atc: [...entries.values()] },
-    problems: log.problems,
+    problems,
     files: reports,
   };
 }
