@@ -155,9 +155,10 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   {
     // Lægemiddelstyrelsen hands the takst (lmsNN.txt, every 14 days) to pharmacy and EHR vendors; medicinpriser.dk shows it.
     id: 'dk-lms', adapter: 'dk-lms', name: 'Lægemiddelstyrelsen medicinpriser (takst)', country: 'DK', url: null,
-    downloads: [{ file: 'takst.zip', unzip: { entries: [/^lms(?:01|02|03|09|30)(?:\.txt)?$/i] } }],
+    // The release whole (lmsNN and system.txt, plain or dated names); the adapter names what it does not read.
+    downloads: [{ file: 'takst.zip', unzip: { entries: [/^(?:lms\d{2}|system)(?:[_-][\w-]*)?(?:\.txt)?$/i] } }],
     intervalHours: DAILY,
-    note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current lms01, lms02, lms03, lms09 and lms30 files.',
+    note: 'The takst files are handed out by Lægemiddelstyrelsen (medicinpriser.dk) rather than linked: set SYNC_DK_LMS_URL to a zip of the current takst release (lms01 … lms32, system.txt).',
   },
   {
     // DMP "Distribusjon av legemiddeldata": the prescriber extract, a full file before the 1st and 15th of each month.
@@ -182,14 +183,15 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   },
   {
     id: 'at-eko', adapter: 'at-eko', name: 'Erstattungskodex (Dachverband)', country: 'AT', url: null,
-    downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz)\.txt$/i] } }],
+    // The carrier's text files (the adapter reads hinweis.txt too and names regeltext_v2 and wirkstoff_information unused).
+    downloads: [{ file: 'ehmv_teil1.zip', unzip: { entries: [/^(?:medikament|wirkstoff|atccode|rezeptpflicht|regeltext|medikament_zusatz|hinweis|regeltext_v2|wirkstoff_information)\.txt$/i] } }],
     intervalHours: DAILY,
     note: 'The Dachverband publishes the EKO data carrier monthly on sozialversicherung.at as ehmvMM_YY_teil1.zip under a content link that changes with every release: set SYNC_AT_EKO_URL to the current link.',
   },
   {
     // Fimea "Perusrekisteri": the basic register as a zip of ; separated text files, twice a month.
     id: 'fi-fimea', adapter: 'fi-fimea', name: 'Fimea basic register of medicinal products', country: 'FI', url: null,
-    downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/^pakkaus\d*\.txt$/i, /^laakeaine\d*\.txt$/i, /^kela.*\.(txt|csv|xlsx)$/i] } }],
+    downloads: [{ file: 'perusrekisteri.zip', unzip: { entries: [/\.txt$/i, /^kela.*\.(csv|xlsx)$/i] } }],
     intervalHours: DAILY,
     note: 'Fimea links each release of the basic register under a new document address on fimea.fi/laakehaut_ja_luettelot/perusrekisteri: set SYNC_FI_FIMEA_URL to the current zip (PAKKAUS and LAAKEAINE files). Kela\'s prices belong to the same source: a zip without a kela*.txt/csv/xlsx price list reloads the register without them.',
   },

@@ -119,10 +119,14 @@ function detectEuNumber(q: string): CodeCandidate[] {
   return [{ kind: 'eu_number', system: 'eu_number', code }, ...(product !== code ? [{ kind: 'eu_number' as const, system: 'eu_number' as const, code: product }] : [])];
 }
 
-/** AIC pack codes: 9 digits with a Code 32 check digit, printed with an `A` prefix in OCR-A. */
+/**
+ * AIC pack codes: 9 digits with a Code 32 check digit, printed with an `A` prefix in OCR-A, and
+ * written as a number without its leading zero (8 digits) in AIFA's lists and spreadsheets.
+ */
 export function normaliseAic(raw: string): string | null {
   const code = raw.replace(/^A/i, '');
-  return isValidAic(code) ? code : null;
+  const full = /^\d{8}$/.test(code) ? `0${code}` : code;
+  return isValidAic(full) ? full : null;
 }
 
 /** PZN: PZN8, legacy PZN7 (zero-padded), optionally written `PZN-` or `PZN `. */

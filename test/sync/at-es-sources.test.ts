@@ -7,7 +7,7 @@ import { listSources } from '../../resolvers/sources/status.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture, runner, state, syncConfig, rowsNotKept } from './helpers.ts';
 
-const fixtureNames = (dir: string): string[] => readdirSync(new URL(`../fixtures/registers/${dir}/`, import.meta.url)).filter((n) => !n.startsWith('wrong'));
+const fixtureNames = (dir: string): string[] => readdirSync(new URL(`../fixtures/registers/${dir}/`, import.meta.url), { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('wrong')).map((e) => e.name);
 
 describe('Spanish and Austrian register sync sources', () => {
   let db: Database;
@@ -43,6 +43,7 @@ describe('Spanish and Austrian register sync sources', () => {
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: expect.any(Number) } });
     // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
     expect(rowsNotKept(result)).toBe(7);
+    expect(result).toMatchObject({ rows: { read: 47, kept: 40, malformed: 5, excluded: 2 } });
     expect(await state(db, 'es-cima')).toMatchObject({ last_outcome: 'ok', consecutive_failures: 0 });
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'es-cima'`);
     expect(rows[0]!.n).toBe(7);
@@ -57,11 +58,25 @@ describe('Spanish and Austrian register sync sources', () => {
     const r = runner(db, syncConfig(publisher, { 'at-eko': path }));
     const [result] = await r.runNow(['at-eko']);
     await r.close();
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: expect.any(Object) });
+    // 3 malformed pack lines; excluded: 1 repeated PZN, 1 substance row without a code (`_______`), 1 empty medikament_zusatz line.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 40, kept: 34, malformed: 3, excluded: 3 } });
     // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
-    expect(rowsNotKept(result)).toBe(4);
+    expect(rowsNotKept(result)).toBe(6);
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'at-eko'`);
     expect(rows[0]!.n).toBe(8);
+  });
+
+  it('ingests the real data carrier excerpt: every row kept or excluded by name, none malformed', async () => {
+    const path = '/dachverband/ehmv10_22_teil1.zip';
+    const names = ['medikament.txt', 'wirkstoff.txt', 'atccode.txt', 'rezeptpflicht.txt', 'regeltext.txt', 'medikament_zusatz.txt', 'hinweis.txt'];
+    publisher.publish(path, buildZip(names.map((name) => ({ name, content: fixture(`at-eko/real/${name}`) }))));
+    const r = runner(db, syncConfig(publisher, { 'at-eko': path }));
+    const [result] = await r.runNow(['at-eko']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', rows: { read: 642, kept: 530, malformed: 0, excluded: 112 } });
+    expect(rowsNotKept(result)).toBe(112);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM packs WHERE source = 'at-eko'`);
+    expect(rows[0]!.n).toBe(115);
   });
 
   it('refuses an EKO archive without the pack list, writing nothing', async () => {

@@ -39,8 +39,8 @@ describe('register sync: it-aifa and pt-infomed', () => {
     publisher.publish(`${AIFA}confezioni_fornitura.csv`, fixture('it-aifa/confezioni_fornitura.csv'));
     const r = runner(db, syncConfig(publisher, { 'it-aifa': `${AIFA}{file}` }));
     const [result] = await r.runNow(['it-aifa']);
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', bytes: 3181, rows: { read: 14, kept: 12 } });
-    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    // The register's line 14 (bad check digit) and 15 (cut short) are malformed; nothing is excluded.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', bytes: 3181, rows: { read: 14, kept: 12, malformed: 2, excluded: 0 } });
     expect(rowsNotKept(result)).toBe(2);
     expect(publisher.hitsOf(`${AIFA}PA_confezioni.csv`).map((h) => h.answered)).toEqual([404]);
 
@@ -48,8 +48,8 @@ describe('register sync: it-aifa and pt-infomed', () => {
     publisher.publish(`${AIFA}PA_confezioni.csv`, fixture('it-aifa/PA_confezioni.csv'));
     const [second] = await r.runNow(['it-aifa']);
     await r.close();
-    expect(second, JSON.stringify(second)).toMatchObject({ outcome: 'ok', rows: { read: 28, kept: 25 } });
-    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    // PA_confezioni.csv line 15 names no substance: malformed, beside the register's two.
+    expect(second, JSON.stringify(second)).toMatchObject({ outcome: 'ok', rows: { read: 28, kept: 25, malformed: 3, excluded: 0 } });
     expect(rowsNotKept(second)).toBe(3);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'it-aifa'");
     expect(rows[0]!.n).toBe(12);
@@ -60,8 +60,8 @@ describe('register sync: it-aifa and pt-infomed', () => {
     publisher.publish(INFOMED, fixture('pt-infomed/lista_infomed.csv'));
     const r = runner(db, syncConfig(publisher, { 'pt-infomed': INFOMED }));
     const [result] = await r.runNow(['pt-infomed']);
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 12, kept: 8 } });
-    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    // Three malformed rows (bad Nº Registo, bad PVP, cut row) and a repeated Nº Registo excluded as duplicate.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 12, kept: 8, malformed: 3, excluded: 1 } });
     expect(rowsNotKept(result)).toBe(4);
     expect((await r.runNow(['pt-infomed']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();

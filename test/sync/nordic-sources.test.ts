@@ -32,13 +32,26 @@ describe('Nordic register sync sources', () => {
     const r = runner(db, syncConfig(publisher, { 'dk-lms': path }));
     const [result] = await r.runNow(['dk-lms']);
     await r.close();
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 44, kept: 40 } });
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 44, kept: 40, malformed: 4, excluded: 0 } });
     // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
     expect(rowsNotKept(result)).toBe(4);
     expect(await state(db, 'dk-lms')).toMatchObject({ last_outcome: 'ok', rows_kept: 40 });
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['dk-lms', 'ok']);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'dk-lms'");
     expect(rows[0]!.n).toBe(10);
+  });
+
+  it('ingests a real takst release zip whole: dated names, lms12 and system.txt read, every row kept', async () => {
+    const path = '/dkma/takst_2011-03-09.zip';
+    const real = ['lms01.txt', 'lms02.txt', 'lms03.txt', 'lms09.txt', 'lms12.txt', 'system.txt'];
+    publisher.publish(path, buildZip(real.map((name) => ({ name: `takst/${name.replace('.txt', '_2011-03-09.txt')}`, content: fixture(`dk-lms/real/${name}`) }))));
+    const r = runner(db, syncConfig(publisher, { 'dk-lms': path }));
+    const [result] = await r.runNow(['dk-lms']);
+    await r.close();
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', rows: { read: 467, kept: 467, malformed: 0, excluded: 0 } });
+    expect(rowsNotKept(result)).toBe(0);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'dk-lms'");
+    expect(rows[0]!.n).toBe(137);
   });
 
   it('downloads FEST from DMP\'s documented zip, unpacks fest251.xml and ingests it', async () => {
@@ -48,8 +61,8 @@ describe('Nordic register sync sources', () => {
     publisher.publish(path, buildZip([{ name: 'fest251.xml', content: fixture('no-fest/fest251.xml') }]));
     const r = runner(db, syncConfig(publisher, { 'no-fest': path }));
     const [result] = await r.runNow(['no-fest']);
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 27, kept: 24 } });
-    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    // Every entry of the catalogues read has one outcome: the three the file gets wrong are malformed, none excluded.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 27, kept: 24, malformed: 3, excluded: 0 } });
     expect(rowsNotKept(result)).toBe(3);
     expect((await r.runNow(['no-fest']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();

@@ -42,12 +42,13 @@ describe('SE and FI sync sources', () => {
     const r = runner(db, syncConfig(publisher, { 'fi-fimea': FIMEA_PATH }));
     const [result] = await r.runNow(['fi-fimea']);
     await r.close();
-    // The fixture's rows as the adapter reports them: 8 + 7 + 6 read, 2 + 1 + 2 malformed; atc.txt is not handed on.
-    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 21, kept: 16 } });
+    // The fixture's rows as the adapter reports them: 8 + 7 + 6 read, 2 + 0 + 1 malformed, 0 + 1 + 1 excluded (not in the
+    // register); the release's ATC table is handed on with them and gives its one row to the metformin product.
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { read: 22, kept: 17, malformed: 3, excluded: 2 } });
     // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
     expect(rowsNotKept(result)).toBe(5);
     expect((result as SyncResult).changes).toBeGreaterThan(0);
-    expect((await state(db, 'fi-fimea')).rows_kept).toBe(16);
+    expect((await state(db, 'fi-fimea')).rows_kept).toBe(17);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'fi-fimea' AND record -> 'prices' @> '[{\"currency\": \"EUR\"}]'");
     expect(rows[0]!.n).toBe(4);
     expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['fi-fimea', 'ok']);
@@ -57,8 +58,8 @@ describe('SE and FI sync sources', () => {
     publisher.publish(TLV_PATH, fixture('se-tlv/tlv_lakemedel.csv'));
     const r = runner(db, syncConfig(publisher, { 'se-tlv': TLV_PATH }));
     const [first] = await r.runNow(['se-tlv']);
-    expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', rows: { read: 9, kept: 6 } });
-    // Rows the file holds but the catalogue does not: malformed or excluded by reason, none lost.
+    // The three rows the list gets wrong (a bad Varunummer, an unreadable AUP, a short row) are malformed; none excluded.
+    expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', rows: { read: 9, kept: 6, malformed: 3, excluded: 0 } });
     expect(rowsNotKept(first)).toBe(3);
     expect((await r.runNow(['se-tlv']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();

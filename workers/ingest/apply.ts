@@ -61,7 +61,8 @@ export async function parseAndIngest(db: Database, adapterId: string, inputs: In
   if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [], files: [] };
   let parsed: StreamedAdapterResult;
   try {
-    parsed = adapter.open ? await adapter.open(inputs) : await adapter.parse(inputs);
+    // The catalogue is offered to adapters whose files update what it holds (a partial FEST document, SL group prices alone).
+    parsed = adapter.open ? await adapter.open(inputs, { catalogue: db }) : await adapter.parse(inputs, { catalogue: db });
   } catch (err) {
     // Parsing is pure: whatever it throws, the file could not be read and nothing was written.
     return { outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] };

@@ -122,6 +122,12 @@ function count(report: IngestReport, plan: KindPlan): void {
   addCounts(report.tables[plan.table as IngestTable], plan.counts);
 }
 
+/** A plan of a partial snapshot: the rows it does not state are neither deleted nor recorded as deleted. */
+function withoutDeletes(plan: KindPlan): void {
+  plan.changes = plan.changes.filter((c) => c.change_type !== 'delete');
+  plan.counts.delete = 0;
+}
+
 /** Writes one snapshot inside the open transaction with its change records; returns its products' countries. */
 async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: SnapshotInput, options: IngestOptions,
   report: IngestReport, progress: Progress): Promise<Set<string>> {
@@ -132,6 +138,9 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   const atc = await planAtc(tx, id, snapshot.atc ?? []);
   const substances = await planSubstances(tx, id, snapshot.substances ?? []);
   const moieties = await moietyResolver(tx, substances.moieties);
+  // A partial snapshot updates what it states and deletes nothing (snapshot.ts `partial`).
+  const deletes = snapshot.partial !== true;
+  if (!deletes) for (const plan of [classes, atc, substances]) withoutDeletes(plan);
   progress('plan');
   for (const plan of [classes, atc, substances]) await plan.upsert(tx);
   // Feed order follows the register's hierarchy: classification, substances, products, packs, recalls.
@@ -139,17 +148,20 @@ async function writeSnapshot(tx: Queryable, stage: IngestStage, snapshot: Snapsh
   const records = await writeRecords(tx, stage, snapshot, moieties, {
     chunkSize: options.chunkSize ?? DEFAULT_CHUNK_PRODUCTS, onRows: (rows) => progress('write', rows),
   });
-  if (options.shrinkLimits) {
+  if (options.shrinkLimits && deletes) {
     await guardDeletions(tx, id, { products: records.products.insert, packs: records.packs.insert }, options.shrinkLimits);
   }
   const recalls = await planRecalls(tx, id, snapshot.recalls ?? []);
+  if (!deletes) withoutDeletes(recalls);
   await recalls.upsert(tx);
   // Deletions children first, so a deleted parent never takes a row that moved to a new parent with it.
-  records.packs.delete = await deleteAndRecord(stage, 'packs', id);
+  if (deletes) records.packs.delete = await deleteAndRecord(stage, 'packs', id);
   await stage.append(recalls.changes);
-  await recalls.remove(tx);
-  await deleteUnstated(tx, 'products', id);
-  for (const plan of [substances, atc, classes]) await plan.remove(tx);
+  if (deletes) {
+    await recalls.remove(tx);
+    await deleteUnstated(tx, 'products', id);
+    for (const plan of [substances, atc, classes]) await plan.remove(tx);
+  }
   for (const plan of [atc, classes, substances, recalls]) count(report, plan);
   addCounts(report.tables.products, records.products);
   addCounts(report.tables.packs, records.packs);

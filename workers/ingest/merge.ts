@@ -5,7 +5,7 @@
  * row that another source's row represents at it with `merged_into` (0600_merge.sql).
  *
  * Linking is by shared codes within one country, never by name:
- * - packs sharing a pack code (GTIN, pharmacode, 8-digit Swissmedic pack number, NDC11,
+ * - packs sharing a pack code (GTIN, pharmacode, 8-digit Swissmedic pack number, NDC11, AIC,
  *   CIP13, PZN, dm+d AMPP id) are one pack, represented by the row of the highest-precedence
  *   source (the register with the richest record for that country), then the oldest id;
  * - a product joins the product of another source that holds the representatives of its
@@ -23,10 +23,11 @@ import type { Queryable } from '../../platform/db.ts';
 const SOURCE_PRECEDENCE = [
   'ch-sl', 'ch-swissmedic', 'ch-refdata', 'ch-artikelstamm', 'ch-zurrose', 'ch-sl-groups',
   'fda-ndc', 'us-spl', 'us-openfda-ndc', 'us-rxnorm', 'gb-dmd', 'fr-bdpm', 'de-pzn',
+  'it-aifa', 'it-aifa-prezzi',
 ] as const;
 
 /** Codes that name one pack in its country. */
-const PACK_SYSTEMS = ['gtin', 'pharmacode', 'swissmedic_no', 'ndc11', 'cip13', 'pzn', 'dmd_amppid'];
+const PACK_SYSTEMS = ['gtin', 'pharmacode', 'swissmedic_no', 'ndc11', 'cip13', 'pzn', 'dmd_amppid', 'aic'];
 /** Codes that name one product in its country (a Swissmedic pack number names its product too). */
 const PRODUCT_SYSTEMS = ['swissmedic_no', 'ndc', 'cis', 'dmd_apid'];
 

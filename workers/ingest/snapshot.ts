@@ -221,6 +221,12 @@ export interface Snapshot {
   substances?: SubstanceEntry[];
   products?: ProductEntry[];
   recalls?: RecallEntry[];
+  /**
+   * A partial snapshot: it states some of the source's records (one web-service answer, one
+   * catalogue of a release) and updates those; every record it does not state stays as stored.
+   * Without it, a snapshot states the whole source and what it leaves out is deleted.
+   */
+  partial?: boolean;
 }
 
 export type { FileReport, RowProblem } from './row-outcome.ts';

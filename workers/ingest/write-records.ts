@@ -110,7 +110,8 @@ export async function writeRecords(tx: Queryable, stage: IngestStage, input: Sna
     if (packs.length > 0) addCounts(out.packs, await writePackChunk(tx, stage, source, packs, { hold: true }));
     progress(chunk.length + packs.length);
   }
-  out.products.delete = await recordDeletes(stage, 'products', source);
+  // A partial snapshot deletes nothing (snapshot.ts `partial`): no product's delete is recorded.
+  if (input.partial !== true) out.products.delete = await recordDeletes(stage, 'products', source);
   await stage.appendHeld();
   const resolve = (keys: string[]) => productIdsOf(tx, source, keys);
   let rated = false;

@@ -27,7 +27,7 @@ describe('at-eko round trip: EKO data carrier → ingest → /v1/drugs?q=, /v1/d
   beforeAll(async () => {
     t = await startTestApp();
     key = await t.key({ tier: 'enterprise' });
-    const files = readdirSync(DIR).filter((n) => !n.startsWith('wrong')).map((name) => ({ name, content: readFileSync(new URL(name, DIR)) }));
+    const files = readdirSync(DIR).filter((n) => !n.startsWith('wrong') && n.includes('.')).map((name) => ({ name, content: readFileSync(new URL(name, DIR)) }));
     const { snapshot } = await findAdapter('at-eko')!.parse(files);
     const report = await ingestSnapshot(t.db, snapshot);
     expect(report.tables).toMatchObject({ products: { insert: 7 }, packs: { insert: 8 } });

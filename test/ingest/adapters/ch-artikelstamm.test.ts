@@ -54,14 +54,13 @@ describe('ch-artikelstamm adapter (Elexis Artikelstamm v5)', () => {
     expect(product('phar:2345671')?.packs[0]).toMatchObject({ key: 'phar:2345671', prices: [{ amount: 4.2, currency: 'CHF', kind: 'public' }] });
   });
 
-  it('reports malformed records with their line and skips them', () => {
+  it('reports malformed records with their line and skips them; a repeated article is excluded as a duplicate', () => {
     expect(problems).toEqual([
       { file: 'artikelstamm.xml', line: 22, message: 'PRODNO 3001502 appears twice' },
       { file: 'artikelstamm.xml', line: 111, message: 'GTIN "7680284860145" is not a valid GTIN' },
-      { file: 'artikelstamm.xml', line: 119, message: 'article 7680284860144 appears twice' },
       { file: 'artikelstamm.xml', line: 127, message: 'GTIN "7680300150105X" is not a valid GTIN' },
     ]);
-    expect(files).toEqual([{ file: 'artikelstamm.xml', role: 'ARTIKELSTAMM v5', read: 8, kept: 5, skipped: 3 }]);
+    expect(files).toEqual([{ file: 'artikelstamm.xml', role: 'ARTIKELSTAMM v5', read: 8, kept: 5, malformed: 2, excluded: { duplicate: 1 } }]);
     expect(product('3001502')?.product_name).toBe('Lidocain 1% Streuli, Injektionslösung (Ampullen)');
   });
 

@@ -43,10 +43,10 @@ describe('ch-refdata adapter, current layout (Article/MedicinalProduct/PackagedP
     expect(cold?.veterinary).toBeUndefined();
   });
 
-  it('reports a bad GTIN with the line of its Article, skips a repeated GTIN, and counts the rows', () => {
+  it('reports a bad GTIN with the line of its Article, excludes a repeated GTIN as a duplicate, and counts the rows', () => {
     expect(problems).toEqual([{ file: 'Refdata.Articles.xml', line: 171, message: 'GTIN "7680653170012" has a wrong check digit or length' }]);
     expect(product('65317')?.packs[0]?.description).toBe('EXEMPLOL Filmtabl 500 mg 16 Stk');
-    expect(files).toEqual([{ file: 'Refdata.Articles.xml', role: 'articles (Article/MedicinalProduct/PackagedProduct)', read: 8, kept: 6, skipped: 2 }]);
+    expect(files).toEqual([{ file: 'Refdata.Articles.xml', role: 'articles (Article/MedicinalProduct/PackagedProduct)', read: 8, kept: 6, malformed: 1, excluded: { duplicate: 1 } }]);
   });
 });
 
@@ -72,7 +72,7 @@ describe('ch-refdata adapter, older layout (SOAP ARTICLE/ITEM with pharmacodes)'
       { file: 'Refdata.Articles.xml', line: 55, message: 'article type "MIGEL" is neither PHARMA nor NONPHARMA' },
       { file: 'Refdata.Articles.xml', line: 64, message: 'pharmacode "23456X8" is not a number of at most 7 digits' },
     ]);
-    expect(files?.[0]).toMatchObject({ role: 'articles (ARTICLE/ITEM)', read: 7, kept: 5, skipped: 2 });
+    expect(files?.[0]).toMatchObject({ role: 'articles (ARTICLE/ITEM)', read: 7, kept: 5, malformed: 2 });
   });
 });
 

@@ -30,11 +30,11 @@ describe('ch-sl-groups: an article list by pharmacode (no GTIN column)', () => {
     expect(pack('pharmacode:1019849')?.identifiers).toEqual([{ system: 'pharmacode', code: '1019849' }]);
   });
 
-  it('reports a row with no usable pharmacode and skips the article outside any group', () => {
+  it('reports a row with no usable pharmacode as malformed and excludes the article outside any group', () => {
     expect(problems.filter((p) => p.file === 'artikelliste_pharmacode.csv')).toEqual([
       { file: 'artikelliste_pharmacode.csv', line: 6, message: 'pharmacode "0000000" is not a pharmacode' },
     ]);
-    expect(files?.find((f) => f.file === 'artikelliste_pharmacode.csv')).toEqual({ file: 'artikelliste_pharmacode.csv', role: 'articles', read: 6, kept: 4, skipped: 2 });
+    expect(files?.find((f) => f.file === 'artikelliste_pharmacode.csv')).toEqual({ file: 'artikelliste_pharmacode.csv', role: 'articles', read: 6, kept: 4, malformed: 1, excluded: { not_grouped: 1 } });
   });
 });
 

@@ -36,7 +36,7 @@ describe('ch-sl-groups adapter (SL pharma group prices)', () => {
     expect(snapshot.products?.find((p) => p.key === '7640187361322')?.product_name).toBe('Adonis/Scilla comp. Globuli velati 20 g');
   });
 
-  it('reports malformed rows and counts articles outside any group as skipped', () => {
+  it('reports malformed rows and excludes articles outside any group', () => {
     expect(problems).toEqual([
       { file: 'bag_sl_group_prices.csv', line: 7, message: 'pharma group code "207064" is not 7 digits' },
       { file: 'bag_sl_group_prices.csv', line: 8, message: 'group price "n/a" is not a number' },
@@ -44,15 +44,16 @@ describe('ch-sl-groups adapter (SL pharma group prices)', () => {
       { file: 'weleda_arzneimittel.csv', line: 7, message: 'pharma group code 2099999 is not in the group price table' },
     ]);
     expect(files).toEqual([
-      { file: 'bag_sl_group_prices.csv', role: 'group prices', read: 7, kept: 5, skipped: 2 },
-      { file: 'weleda_arzneimittel.csv', role: 'articles', read: 6, kept: 3, skipped: 3 },
-      { file: 'wala_arzneimittel.csv', role: 'articles', read: 3, kept: 2, skipped: 1 },
+      { file: 'bag_sl_group_prices.csv', role: 'group prices', read: 7, kept: 5, malformed: 2 },
+      { file: 'weleda_arzneimittel.csv', role: 'articles', read: 6, kept: 3, malformed: 2, excluded: { not_grouped: 1 } },
+      { file: 'wala_arzneimittel.csv', role: 'articles', read: 3, kept: 2, malformed: 0, excluded: { not_grouped: 1 } },
     ]);
   });
 
-  it('refuses a group table without an article list, and a file it does not recognise', () => {
-    expect(() => parseChSlGroups([input('bag_sl_group_prices.csv')])).toThrow(/need an article list/);
+  it('refuses a group table alone outside a catalogue and an article list without one; names a file it does not recognise as unused', () => {
+    expect(() => parseChSlGroups([input('bag_sl_group_prices.csv')])).toThrow(/alone re-price the packs a catalogue holds/);
     expect(() => parseChSlGroups([input('weleda_arzneimittel.csv')])).toThrow(FileRejectedError);
-    expect(() => parseChSlGroups([input('bag_sl_group_prices.csv'), { name: 'other.csv', content: Buffer.from('a,b\n1,2\n') }])).toThrow(/other.csv: unexpected header/);
+    const { files: reports } = parseChSlGroups([input('bag_sl_group_prices.csv'), input('weleda_arzneimittel.csv'), { name: 'other.csv', content: Buffer.from('a,b\n1,2\n') }]);
+    expect(reports?.at(-1)).toMatchObject({ file: 'other.csv', role: 'unused', read: 0, kept: 0 });
   });
 });

@@ -78,7 +78,7 @@ describe('ch-sl adapter', () => {
     expect(varilrix?.identifiers).toEqual([{ system: 'swissmedic_no', code: '00585' }]);
     expect(varilrix?.packs[0]?.key).toBe('7680005850010');
     expect(varilrix?.packs[0]?.sl?.coinsurance_percent).toBe(10);
-    expect(old.files).toEqual([{ file: 'Preparations-2013.xml', role: 'Preparations', read: 2, kept: 2, skipped: 0 }]);
+    expect(old.files).toEqual([{ file: 'Preparations-2013.xml', role: 'Preparations', read: 2, kept: 2, malformed: 0 }]);
   });
 
   it('rebuilds the GTIN of an old pack from 7680 + SwissmedicNo8 and reads the legacy 20 % flag as the higher deductible', () => {
@@ -110,9 +110,9 @@ describe('ch-sl adapter', () => {
     expect(pack?.key).toBe('7680653170010');
   });
 
-  it('reports preparations read, kept and skipped', () => {
+  it('reports preparations read, kept and malformed', () => {
     expect(parseChSl('Preparations.xml', fixture('Preparations.xml')).files).toEqual([
-      { file: 'Preparations.xml', role: 'Preparations', read: 5, kept: 4, skipped: 1 },
+      { file: 'Preparations.xml', role: 'Preparations', read: 5, kept: 4, malformed: 1 },
     ]);
   });
 

@@ -60,13 +60,13 @@ describe('ch-swissmedic adapter (Zugelassene Packungen, xlsx)', () => {
     expect(result.snapshot.substances).toContainEqual({ unii: 'name:PARACETAMOLUM', name: 'paracetamolum', names: { la: 'paracetamolum' }, provisional: true });
   });
 
-  it('reports malformed rows with their Excel row number, keeps the first row of a repeated pack, skips blank rows', () => {
+  it('reports malformed rows with their Excel row number, keeps the first row of a repeated pack (the second excluded as a duplicate), skips blank rows', () => {
     expect(result.problems).toEqual([
       { file: 'Packungen.xlsx', line: 13, message: 'Zulassungsnummer "6531A" is not a number of at most 5 digits' },
       { file: 'Packungen.xlsx', line: 15, message: 'Packungscode "ABC" is not a number of at most 3 digits' },
     ]);
     expect(product('65317-01')?.packs[0]?.dispensing_category).toBe('D');
-    expect(result.files).toEqual([{ file: 'Packungen.xlsx', role: 'Zugelassene Packungen', read: 8, kept: 5, skipped: 3 }]);
+    expect(result.files).toEqual([{ file: 'Packungen.xlsx', role: 'Zugelassene Packungen', read: 8, kept: 5, malformed: 2, excluded: { duplicate: 1 } }]);
   });
 
   it('finds the columns by header text wherever they are', async () => {

@@ -46,11 +46,11 @@ describe('ch-zurrose adapter (transfer.dat)', () => {
 
   it('reports short lines, bad check digits and bad digits with their line numbers, and counts the rows', () => {
     expect(problems).toEqual([
-      { file: 'transfer.dat', line: 8, message: 'line has 31 characters, expected 97' },
+      { file: 'transfer.dat', line: 8, message: 'line has 31 characters, too short for a transfer.dat record (97)' },
       { file: 'transfer.dat', line: 9, message: 'GTIN "7680653170012" has a wrong check digit' },
-      { file: 'transfer.dat', line: 10, message: 'ex-factory price "00O000" at column 61 is malformed' },
+      { file: 'transfer.dat', line: 10, message: 'PRMO "00O000" at column 61 is malformed' },
     ]);
-    expect(files).toEqual([{ file: 'transfer.dat', role: 'article master (fixed width)', read: 10, kept: 6, skipped: 4 }]);
+    expect(files).toEqual([{ file: 'transfer.dat', role: 'article master (fixed width)', read: 10, kept: 6, malformed: 3, excluded: { duplicate: 1 } }]);
     expect(snapshot.products).toHaveLength(5);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decodeDelimitedText, delimitedRecords, detectSeparator, firstLineSeparator, isZip, parseCsv, splitLine, splitRecords,
+  decodeDelimitedText, delimitedRecords, detectSeparator, firstLineSeparator, isZip, parseCsv, splitLine, splitLines, splitRecords,
 } from '../../../workers/ingest/adapters/delimited-text.ts';
 
 describe('decodeDelimitedText', () => {
@@ -100,6 +100,13 @@ describe('delimitedRecords (line by line)', () => {
 
   it('keeps a quote left open at the end of the file as the last record', () => {
     expect(delimitedRecords('a;b\n1;"unterminated', ';')).toEqual([{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', 'unterminated'] }]);
+  });
+
+  it('splits many lines at once as splitLine splits each, a quote left open included', () => {
+    const lines = ['1;2;;4', '1;"2;3";4', '2;5" tablet;"a;b"', '3;"open', '4;"""x"" y";z'];
+    expect(splitLines(lines, ';')).toEqual(lines.map((l) => splitLine(l, ';')));
+    expect(splitLines(lines, ';')[3]).toEqual(['3', 'open']);
+    expect(splitLines(lines, ';')[4]).toEqual(['4', '"x" y', 'z']);
   });
 
   it('splits plain lines without the quote machinery', () => {

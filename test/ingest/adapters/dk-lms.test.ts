@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FileRejectedError, ProblemLog } from '../../../workers/ingest/adapters/common.ts';
+import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { parseDkLms } from '../../../workers/ingest/adapters/dk-lms.ts';
 import { LMS09, decodeLms, readLms } from '../../../workers/ingest/adapters/dk-lms-layout.ts';
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
@@ -9,8 +9,8 @@ const NAMES = ['lms01.txt', 'lms02.txt', 'lms03.txt', 'lms09.txt', 'lms30.txt'];
 const fixture = (name: string): Buffer => readFileSync(new URL(`../../fixtures/registers/dk-lms/${name}`, import.meta.url));
 const all = () => NAMES.map((name) => ({ name, content: fixture(name) }));
 
-describe('dk-lms adapter (Danish takst lms files)', () => {
-  const { snapshot, problems, files } = parseDkLms(all());
+describe('dk-lms adapter (Danish takst lms files)', async () => {
+  const { snapshot, problems, files } = await parseDkLms(all());
   const product = (drugId: string) => snapshot.products!.find((p) => p.key === drugId)!;
 
   it('maps an lms01 drug: Drug ID, name with form and strength, ATC, route, holder from lms09, ingredient from lms30', () => {
@@ -77,21 +77,21 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
       { file: 'lms03.txt', line: 9, message: 'price of package 999999, which lms02 does not list' },
     ]);
     expect(files).toEqual([
-      { file: 'lms01.txt', role: 'lægemidler (lms01)', read: 9, kept: 8, skipped: 1 },
-      { file: 'lms02.txt', role: 'pakninger (lms02)', read: 12, kept: 10, skipped: 2 },
-      { file: 'lms03.txt', role: 'priser (lms03)', read: 10, kept: 9, skipped: 1 },
-      { file: 'lms09.txt', role: 'firmaer (lms09)', read: 5, kept: 5, skipped: 0 },
-      { file: 'lms30.txt', role: 'indholdsstoffer (lms30)', read: 8, kept: 8, skipped: 0 },
+      { file: 'lms01.txt', role: 'lægemidler (lms01)', read: 9, kept: 8, malformed: 1 },
+      { file: 'lms02.txt', role: 'pakninger (lms02)', read: 12, kept: 10, malformed: 2 },
+      { file: 'lms03.txt', role: 'priser (lms03)', read: 10, kept: 9, malformed: 1 },
+      { file: 'lms09.txt', role: 'firmaer (lms09)', read: 5, kept: 5, malformed: 0 },
+      { file: 'lms30.txt', role: 'indholdsstoffer (lms30)', read: 8, kept: 8, malformed: 0 },
     ]);
     expect(snapshot.products).toHaveLength(8);
   });
 
-  it('keeps the first line of a repeated varenummer and reports the repeat', () => {
+  it('keeps the first line of a repeated varenummer and excludes the repeat as a duplicate', async () => {
     const lms02 = fixture('lms02.txt');
     const first = lms02.subarray(0, lms02.indexOf('\r\n') + 2);
-    const r = parseDkLms(all().map((f) => (f.name === 'lms02.txt' ? { ...f, content: Buffer.concat([lms02, first]) } : f)));
-    expect(r.problems).toContainEqual({ file: 'lms02.txt', line: 13, message: 'varenummer 028174 repeated; the first line is kept' });
-    expect(r.files![1]).toMatchObject({ read: 13, kept: 10, skipped: 3 });
+    const r = await parseDkLms(all().map((f) => (f.name === 'lms02.txt' ? { ...f, content: Buffer.concat([lms02, first]) } : f)));
+    expect(r.problems).toHaveLength(4);
+    expect(r.files![1]).toMatchObject({ read: 13, kept: 10, malformed: 2, excluded: { duplicate: 1 } });
   });
 
   it('reads ISO-8859-1 and, where bytes 0x80-0x9F show it, the older DOS code page 865', () => {
@@ -99,16 +99,17 @@ describe('dk-lms adapter (Danish takst lms files)', () => {
     expect(decodeLms(Buffer.from([0x4c, 0x91, 0x73, 0x9b]))).toBe('Læsø');
     expect(decodeLms(Buffer.from([0x86, 0x8f, 0x92, 0x9d]))).toBe('åÅÆØ');
     const line = Buffer.concat([Buffer.from('009999L'), Buffer.from([0x91]), Buffer.from('s'), Buffer.from([0x9b]), Buffer.from(' Urter'.padEnd(16) + 'x'.padEnd(32) + '  ')]);
-    const { records } = readLms('lms09.txt', line, LMS09, new ProblemLog());
+    const { records } = readLms('lms09.txt', line, LMS09, []);
     expect(records[0]!.get('kortNavn')).toBe('Læsø Urter');
   });
 
-  it('refuses a file that is no takst file, a missing required file and a file without one record in its layout', () => {
-    expect(() => parseDkLms([...all(), { name: 'readme.txt', content: Buffer.from('x') }])).toThrow(FileRejectedError);
-    expect(() => parseDkLms(all().filter((f) => f.name !== 'lms02.txt'))).toThrow(/lms01\.txt and lms02\.txt/);
+  it('names a file that is no takst file as unused; refuses a missing required file and two files of one role', async () => {
+    const withReadme = await parseDkLms([...all(), { name: 'readme.txt', content: Buffer.from('x') }]);
+    expect(withReadme.files![5]).toMatchObject({ file: 'readme.txt', role: 'unused', read: 0 });
+    await expect(parseDkLms(all().filter((f) => f.name !== 'lms02.txt'))).rejects.toThrow(/no lms02 file/);
     const wrong = all().map((f) => (f.name === 'lms01.txt' ? { name: 'lms01.txt', content: fixture('lms30.txt') } : f));
-    expect(() => parseDkLms(wrong)).toThrow(FileRejectedError);
-    expect(() => parseDkLms(all().map((f) => (f.name === 'lms02.txt' ? { ...f, content: Buffer.from('') } : f)))).toThrow(/empty takst/);
+    await expect(parseDkLms(wrong)).rejects.toThrow(FileRejectedError);
+    await expect(parseDkLms(all().map((f) => (f.name === 'lms02.txt' ? { ...f, content: Buffer.from('') } : f)))).rejects.toThrow(/no lms02 file/);
   });
 
   it('normalises the Drug ID as a search-only system of 11 digits', () => {

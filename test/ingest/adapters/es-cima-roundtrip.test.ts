@@ -20,7 +20,7 @@ describe('es-cima round trip: nomenclátor → ingest → /v1/drugs/lookup, /v1/
   beforeAll(async () => {
     t = await startTestApp();
     key = await t.key({ tier: 'enterprise' });
-    const files = readdirSync(DIR).filter((n) => n !== 'wrong-root.xml' && n !== 'nomenclator_facturacion_2019.csv').map((name) => ({ name, content: readFileSync(new URL(name, DIR)) }));
+    const files = readdirSync(DIR, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).filter((n) => n !== 'wrong-root.xml' && n !== 'nomenclator_facturacion_2019.csv').map((name) => ({ name, content: readFileSync(new URL(name, DIR)) }));
     const { snapshot } = await findAdapter('es-cima')!.parse(files);
     const report = await ingestSnapshot(t.db, snapshot);
     expect(report.tables).toMatchObject({ products: { insert: 6 }, packs: { insert: 7 } });

@@ -4,10 +4,11 @@ import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { parseEsCima } from '../../../workers/ingest/adapters/es-cima.ts';
 import { esDate } from '../../../workers/ingest/adapters/es-cima-presentation.ts';
+import { balanced } from '../../../workers/ingest/row-outcome.ts';
 
 const DIR = new URL('../../fixtures/registers/es-cima/', import.meta.url);
 const file = (name: string): InputFile => ({ name, content: readFileSync(new URL(name, DIR)) });
-const ALL = readdirSync(DIR).filter((n) => n !== 'wrong-root.xml' && n !== 'nomenclator_facturacion_2019.csv').map(file);
+const ALL = readdirSync(DIR, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).filter((n) => n !== 'wrong-root.xml' && n !== 'nomenclator_facturacion_2019.csv').map(file);
 
 describe('es-cima adapter', () => {
   const { snapshot, problems, files } = parseEsCima(ALL);
@@ -65,17 +66,19 @@ describe('es-cima adapter', () => {
     expect(product('70985')).toMatchObject({ authorisation_status: 'Suspendido', marketing_status: 'withdrawn', attributes: { es_fecha_situacion_registro: '2025-09-30' } });
   });
 
-  it('reports malformed presentations with file and line of their start tag, and skips them', () => {
+  it('reports malformed presentations with file and line of their start tag, and skips them; a repeated CN is excluded as a duplicate', () => {
     expect(problems).toEqual([
       { file: 'Prescripcion.xml', line: 411, message: 'cod_nacion "65A12" is not a 6-digit Código Nacional' },
       { file: 'Prescripcion.xml', line: 469, message: 'CN 654321: nro_definitivo "" is not a registration number' },
       { file: 'Prescripcion.xml', line: 526, message: 'active substance 99999 is not in DICCIONARIO_PRINCIPIOS_ACTIVOS' },
-      { file: 'Prescripcion.xml', line: 584, message: 'CN 659123 is listed twice (the first is kept)' },
       { file: '20261101_Nomenclator_de_Facturacion.csv', line: 7, message: 'Código Nacional "65912X" is not 6 digits' },
       { file: '20261101_Nomenclator_de_Facturacion.csv', line: 8, message: 'CN 851234: Precio venta al público con IVA "n/d" is not an amount in EUR' },
     ]);
-    expect(files?.at(-1)).toEqual({ file: '20261101_Nomenclator_de_Facturacion.csv', role: 'nomenclátor de facturación', read: 7, kept: 4, skipped: 3 });
-    expect(files?.[0]).toEqual({ file: 'Prescripcion.xml', role: 'nomenclátor de prescripción', read: 11, kept: 7, skipped: 4 });
+    expect(files?.at(-1)).toEqual({
+      file: '20261101_Nomenclator_de_Facturacion.csv', role: 'nomenclátor de facturación', read: 7, kept: 4, malformed: 2, excluded: { not_in_nomenclator: 1 },
+    });
+    expect(files?.[0]).toEqual({ file: 'Prescripcion.xml', role: 'nomenclátor de prescripción', read: 11, kept: 7, malformed: 3, excluded: { duplicate: 1 } });
+    expect(files?.every(balanced)).toBe(true);
     expect(files?.map((f) => f.file)).toContain('DICCIONARIO_LABORATORIOS.xml');
   });
 

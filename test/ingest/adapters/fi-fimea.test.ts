@@ -31,9 +31,9 @@ describe('fi-fimea adapter: Fimea basic register with Kela prices', () => {
   it('reads each file by its header (Windows ANSI, CRLF; UTF-16 with a title row) as source fi-fimea in FI', () => {
     expect(result.snapshot.source).toMatchObject({ id: 'fi-fimea', country: 'FI', url: 'https://fimea.fi/en/databases_and_registers/basic-register' });
     expect(result.files).toEqual([
-      { file: 'PAKKAUS.txt', role: 'PAKKAUS', read: 8, kept: 6, skipped: 2 },
-      { file: 'LAAKEAINE.txt', role: 'LAAKEAINE', read: 7, kept: 6, skipped: 1 },
-      { file: 'kela_hinnat.txt', role: 'Kela', read: 6, kept: 4, skipped: 2 },
+      { file: 'PAKKAUS.txt', role: 'PAKKAUS', read: 8, kept: 6, malformed: 2 },
+      { file: 'LAAKEAINE.txt', role: 'LAAKEAINE', read: 7, kept: 6, malformed: 0, excluded: { not_in_register: 1 } },
+      { file: 'kela_hinnat.txt', role: 'Kela', read: 6, kept: 4, malformed: 1, excluded: { not_in_register: 1 } },
     ]);
     expect(result.snapshot.products!.map((p) => [p.key, p.packs.map((k) => k.key)])).toEqual([
       ['MT 13466|500 mg|tabletti, kalvopäällysteinen', ['28101', '28102']],
@@ -86,13 +86,11 @@ describe('fi-fimea adapter: Fimea basic register with Kela prices', () => {
     expect(pack('19877')).toMatchObject({ availability: 'poistumassa', prices: [{ amount: 12.3, currency: 'EUR', kind: 'public' }] });
   });
 
-  it('reports malformed rows with their file and line', () => {
+  it('reports malformed rows with their file and line; rows for packs the register does not list are excluded, not malformed', () => {
     expect(result.problems).toEqual([
       { file: 'PAKKAUS.txt', line: 8, message: '34 fields where the header names 35' },
       { file: 'PAKKAUS.txt', line: 9, message: 'VNRNRO "04A741" is not a 6-digit Vnr' },
-      { file: 'LAAKEAINE.txt', line: 8, message: 'PAKKAUSNRO "99999" is not in the pack file' },
       { file: 'kela_hinnat.txt', line: 8, message: 'Myyntihinta "n/a" is not an amount in EUR' },
-      { file: 'kela_hinnat.txt', line: 9, message: 'Vnr 123457 is not in Fimea\'s pack file' },
     ]);
   });
 

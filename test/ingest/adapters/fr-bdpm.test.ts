@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { balanced } from '../../../workers/ingest/row-outcome.ts';
 import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
@@ -191,14 +192,13 @@ describe('fr-bdpm adapter: generic groups, conditions, HAS opinions, MITM, safet
 });
 
 describe('fr-bdpm adapter: problems, file reports and refusals', () => {
-  it('reports malformed rows of every file with their line numbers and skips them', () => {
+  it('reports malformed rows of every file with their line numbers and skips them (a pack of a CIS the release lacks is excluded, not malformed)', () => {
     const { problems, snapshot } = parseFrBdpm(all());
     expect(problems.map((p) => `${p.file}:${p.line}: ${p.message}`)).toEqual([
       'CIS_bdpm.txt:4: expected 12 tab-separated fields, got 10',
       'CIS_bdpm.txt:5: AMM date "31/02/2001" is not DD/MM/YYYY',
       'CIS_bdpm.txt:8: enhanced monitoring "Peut-être" is neither Oui nor Non',
       'CIS_CIP_bdpm.txt:4: CIP13 "3400949497295" is not a valid 34009 GTIN-13',
-      'CIS_CIP_bdpm.txt:5: CIS 69999999 is not a product of CIS_bdpm.txt (or was skipped)',
       'CIS_CIP_bdpm.txt:6: price "abc" is not a French decimal number',
       'CIS_CIP_bdpm.txt:9: reimbursement rate "NR" is not a percentage',
       'CIS_COMPO_bdpm.txt:5: nature "XX" is neither SA nor FT',
@@ -215,21 +215,22 @@ describe('fr-bdpm adapter: problems, file reports and refusals', () => {
     expect(snapshot.products?.map((p) => p.key)).toEqual(['60234100', '64793681', '68257528', '67535309', '65319842']);
   });
 
-  it('reports every file with its role and rows read, kept and skipped (out-of-scope CIS count as skipped)', () => {
+  it('reports every file with its role and rows read, kept, malformed and excluded (rows of a CIS the release lacks)', () => {
     const { files } = parseFrBdpm(all());
-    expect(files?.map((f) => [f.role, f.read, f.kept, f.skipped])).toEqual([
-      ['CIS_bdpm', 8, 5, 3],
-      ['CIS_CIP_bdpm', 9, 5, 4],
-      ['CIS_COMPO_bdpm', 10, 9, 1],
-      ['CIS_GENER_bdpm', 5, 3, 2],
-      ['CIS_CPD_bdpm', 7, 5, 2],
-      ['CIS_HAS_SMR_bdpm', 6, 3, 3],
-      ['CIS_HAS_ASMR_bdpm', 3, 2, 1],
-      ['HAS_LiensPageCT_bdpm', 3, 2, 1],
-      ['CIS_MITM', 3, 2, 1],
-      ['CIS_InfoImportantes', 3, 2, 1],
-      ['CIS_CIP_Dispo_Spec', 3, 2, 1],
+    expect(files?.map((f) => [f.role, f.read, f.kept, f.malformed, f.excluded ?? {}])).toEqual([
+      ['CIS_bdpm', 8, 5, 3, {}],
+      ['CIS_CIP_bdpm', 9, 5, 3, { no_product: 1 }],
+      ['CIS_COMPO_bdpm', 10, 9, 1, {}],
+      ['CIS_GENER_bdpm', 5, 3, 1, { no_product: 1 }],
+      ['CIS_CPD_bdpm', 7, 5, 1, { no_product: 1 }],
+      ['CIS_HAS_SMR_bdpm', 6, 3, 2, { no_product: 1 }],
+      ['CIS_HAS_ASMR_bdpm', 3, 2, 1, {}],
+      ['HAS_LiensPageCT_bdpm', 3, 2, 1, {}],
+      ['CIS_MITM', 3, 2, 1, {}],
+      ['CIS_InfoImportantes', 3, 2, 1, {}],
+      ['CIS_CIP_Dispo_Spec', 3, 2, 1, {}],
     ]);
+    expect(files?.every(balanced)).toBe(true);
     expect(files?.[9]?.file).toBe('CIS_InfoImportantes_20261120093012_bdpm.txt');
   });
 
@@ -240,24 +241,23 @@ describe('fr-bdpm adapter: problems, file reports and refusals', () => {
     expect(result.files?.map((f) => f.role)).toEqual(['CIS_CIP_bdpm', 'CIS_bdpm']);
   });
 
-  it('rejects a file whose first line is not a row of its role (e.g. a header)', () => {
+  it('knows a file by its rows, not its name: a header line is no CIS_bdpm row, CPD rows under the GENER name are CPD', () => {
     const files = [file('CIS_bdpm-with-header.txt', 'CIS_bdpm.txt'), file('CIS_CIP_bdpm.txt')];
     expect(() => parseFrBdpm(files)).toThrow(FileRejectedError);
-    expect(() => parseFrBdpm(files)).toThrow(/CIS_bdpm.txt: line 1 is not a CIS_bdpm row/);
-    const swapped = [...core(), { name: 'CIS_GENER_bdpm.txt', content: file('CIS_CPD_bdpm.txt').content }];
-    expect(() => parseFrBdpm(swapped)).toThrow(/CIS_GENER_bdpm.txt: line 1 is not a CIS_GENER_bdpm row/);
+    expect(() => parseFrBdpm(files)).toThrow(/no CIS_bdpm file among the files given: CIS_CIP_bdpm.txt \(CIS_CIP_bdpm\); CIS_bdpm.txt \(unused\)/);
+    const swapped = parseFrBdpm([...core(), { name: 'CIS_GENER_bdpm.txt', content: file('CIS_CPD_bdpm.txt').content }]);
+    expect(swapped.files?.map((f) => [f.file, f.role])).toContainEqual(['CIS_GENER_bdpm.txt', 'CIS_CPD_bdpm']);
   });
 
-  it('refuses a file it does not know by name, naming it, and a second file of one role', () => {
-    const unknown = [...core(), { name: 'CIS_RCP.zip', content: content('x') }];
-    expect(() => parseFrBdpm(unknown)).toThrow(FileRejectedError);
-    expect(() => parseFrBdpm(unknown)).toThrow(/^CIS_RCP.zip: not a BDPM export file/);
+  it('names a member it does not read as unused, and refuses a second file of one role', () => {
+    const unknown = parseFrBdpm([...core(), { name: 'CIS_RCP.zip', content: content('x') }]);
+    expect(unknown.files?.at(-1)).toMatchObject({ file: 'CIS_RCP.zip', role: 'unused', read: 0 });
     const twice = [...core(), file('CIS_MITM.txt'), file('CIS_MITM.txt', 'sub/CIS_MITM.txt')];
-    expect(() => parseFrBdpm(twice)).toThrow(/sub\/CIS_MITM.txt: a second CIS_MITM file/);
+    expect(() => parseFrBdpm(twice)).toThrow(/two files hold the CIS_MITM \(CIS_MITM.txt and sub\/CIS_MITM.txt\)/);
   });
 
   it('rejects a call without CIS_CIP_bdpm.txt, and an empty file', () => {
-    expect(() => parseFrBdpm([file('CIS_bdpm.txt')])).toThrow(/needs CIS_bdpm.txt and CIS_CIP_bdpm.txt/);
+    expect(() => parseFrBdpm([file('CIS_bdpm.txt')])).toThrow(/no CIS_CIP_bdpm file among the files given/);
     expect(() => parseFrBdpm([...core(), { name: 'CIS_CPD_bdpm.txt', content: content('\r\n') }])).toThrow(/CIS_CPD_bdpm.txt: empty/);
   });
 

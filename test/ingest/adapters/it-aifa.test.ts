@@ -94,7 +94,7 @@ describe('it-aifa adapter: the register (confezioni_fornitura.csv, Windows-1252,
       { file: REGISTER, line: 14, message: 'CODICE_AIC "025525019" is not a valid AIC (9 digits, Code 32 check digit)' },
       { file: REGISTER, line: 15, message: 'row has 6 fields, the header 15' },
     ]);
-    expect(registerOnly.files).toEqual([{ file: REGISTER, role: 'confezioni', read: 14, kept: 12, skipped: 2 }]);
+    expect(registerOnly.files).toEqual([{ file: REGISTER, role: 'confezioni', read: 14, kept: 12, malformed: 2 }]);
   });
 
   it('reads the older lower-case confezioni.csv (UTF-8, LINK column, no FORNITURA) the same way', () => {
@@ -142,25 +142,38 @@ describe('it-aifa adapter: PA_confezioni.csv and the price lists', () => {
     });
   });
 
-  it('reports malformed list rows and rows of packs the register lacks, and each file with its role', () => {
+  it('reports malformed list rows, excludes rows of packs the register lacks, and reports each file with its role', () => {
     expect(full.problems.filter((p) => p.file !== REGISTER)).toEqual([
       { file: PA, line: 15, message: 'no valid AIC or no PRINCIPIO_ATTIVO' },
       { file: CLASS_A, line: 4, message: 'price "n.d." is not an amount in EUR' },
-      { file: CLASS_A, line: 9, message: 'AIC 034208025 is not in the register file (price not kept)' },
     ]);
+    // Line 9 of the class A list prices AIC 034208025, a pack the register does not hold.
     expect(full.files).toEqual([
-      { file: REGISTER, role: 'confezioni', read: 14, kept: 12, skipped: 2 },
-      { file: PA, role: 'PA_confezioni', read: 14, kept: 13, skipped: 1 },
-      { file: CLASS_A, role: 'Classe A', read: 8, kept: 6, skipped: 2 },
-      { file: CLASS_H, role: 'Classe H', read: 1, kept: 1, skipped: 0 },
-      { file: TRANSPARENCY, role: 'lista di trasparenza', read: 3, kept: 3, skipped: 0 },
+      { file: REGISTER, role: 'confezioni', read: 14, kept: 12, malformed: 2 },
+      { file: PA, role: 'PA_confezioni', read: 14, kept: 13, malformed: 1 },
+      { file: CLASS_A, role: 'Classe A', read: 8, kept: 6, malformed: 1, excluded: { not_in_register: 1 } },
+      { file: CLASS_H, role: 'Classe H', read: 1, kept: 1, malformed: 0 },
+      { file: TRANSPARENCY, role: 'lista di trasparenza', read: 3, kept: 3, malformed: 0 },
     ]);
   });
 
-  it('refuses a file that is none of the AIFA files, and a price list without the register', () => {
-    expect(() => parseItAifa([file(REGISTER), { name: 'other.csv', content: Buffer.from('a;b;c\r\n1;2;3\r\n') }])).toThrow(FileRejectedError);
-    expect(() => parseItAifa([file(CLASS_A)])).toThrow(/expected one register file/);
+  it('names a file that is none of the AIFA files as unused, and refuses a release with no AIFA file or no usable row', () => {
+    const withOther = parseItAifa([file(REGISTER), { name: 'other.csv', content: Buffer.from('a;b;c\r\n1;2;3\r\n') }]);
+    expect(withOther.files![1]).toMatchObject({ file: 'other.csv', role: 'unused', read: 0 });
+    expect(() => parseItAifa([{ name: 'other.csv', content: Buffer.from('a;b;c\r\n1;2;3\r\n') }])).toThrow(/no AIFA file among the files given/);
+    expect(() => parseItAifa([{ name: REGISTER, content: Buffer.alloc(0) }])).toThrow(FileRejectedError);
     expect(() => parseItAifa([{ name: REGISTER, content: Buffer.from('CODICE_AIC;DENOMINAZIONE\r\n') }])).toThrow(/no usable AIC rows/);
+    expect(() => parseItAifa([file(PA)])).toThrow(/give it with confezioni_fornitura.csv/);
+  });
+
+  it('reads a class list alone as the packs it prices, under the source it-aifa-prezzi', () => {
+    const alone = parseItAifa([file(CLASS_A)]);
+    expect(alone.snapshot.source.id).toBe('it-aifa-prezzi');
+    expect(alone.files).toEqual([{ file: CLASS_A, role: 'Classe A', read: 8, kept: 7, malformed: 1 }]);
+    expect(find(alone, '026846016')).toMatchObject({
+      product: { brand: 'GLUCOPHAGE', holder: 'MERCK SERONO SpA', attributes: { gruppo_equivalenza: 'A7B, A7C', classe_rimborsabilita: 'A' } },
+      pack: { description: '30 cpr riv 500 mg', units: 30, prices: [{ amount: 2.17, currency: 'EUR', kind: 'public', valid_from: '2026-02-28' }], reimbursement_rate_percent: 100 },
+    });
   });
 });
 

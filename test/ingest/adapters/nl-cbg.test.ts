@@ -25,9 +25,17 @@ describe('nl-cbg adapter', () => {
   const { snapshot, problems, files } = parseNlCbg(file('metadata.csv'));
   const product = (key: string) => snapshot.products!.find((p) => p.key === key)!;
 
-  it('names its source and counts the rows it read, kept and skipped', () => {
+  it('names its source and counts the rows it read, kept and found malformed', () => {
     expect(snapshot.source).toMatchObject({ id: 'nl-cbg', country: 'NL', url: 'https://www.geneesmiddeleninformatiebank.nl/metadata.csv' });
-    expect(files).toEqual([{ file: 'metadata.csv', role: 'Geneesmiddeleninformatiebank', read: 11, kept: 8, skipped: 3 }]);
+    expect(files).toEqual([{ file: 'metadata.csv', role: 'Geneesmiddeleninformatiebank', read: 11, kept: 8, malformed: 3 }]);
+  });
+
+  it('excludes a registration listed again as a duplicate (the first line kept), not as malformed', () => {
+    const text = file('metadata.csv').content.toString('utf8');
+    const again = text.split(/\r?\n/).find((l) => l.startsWith('26627|'))!;
+    const twice = parseNlCbg({ name: 'metadata.csv', content: Buffer.from(`${text.replace(/\r?\n$/, '')}\n${again}\n`) });
+    expect(twice.files).toEqual([{ file: 'metadata.csv', role: 'Geneesmiddeleninformatiebank', read: 12, kept: 8, malformed: 3, excluded: { duplicate: 1 } }]);
+    expect(twice.problems).toHaveLength(3);
   });
 
   it('maps every column of a national registration', () => {

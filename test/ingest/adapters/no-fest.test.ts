@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { fileInput } from '../../../workers/ingest/adapters/line-stream.ts';
-import { openNoFest, parseNoFest } from '../../../workers/ingest/adapters/no-fest.ts';
+import { openNoFest, parseNoFest, parseNoFestFiles } from '../../../workers/ingest/adapters/no-fest.ts';
 import { readFest } from '../../../workers/ingest/adapters/no-fest-xml.ts';
+import { RowTally } from '../../../workers/ingest/row-outcome.ts';
 
 const PATH = fileURLToPath(new URL('../../fixtures/registers/no-fest/fest251.xml', import.meta.url));
 const FEST = readFileSync(PATH);
@@ -68,7 +69,7 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     const lines = FEST.toString('utf8').split('\n');
     for (const p of problems) expect(lines[p.line - 1]).toContain('<Oppf');
     expect(snapshot.products).toHaveLength(6);
-    expect(files).toEqual([{ file: 'fest251.xml', role: 'FEST M30 (HentetDato 2026-11-20T03:09:06)', read: 27, kept: 24, skipped: 3 }]);
+    expect(files).toEqual([{ file: 'fest251.xml', role: 'FEST M30 (HentetDato 2026-11-20T03:09:06)', read: 27, kept: 24, malformed: 3 }]);
   });
 
   it('refuses another root, a FEST outside the M30 namespace, XML that is not well-formed, and a FEST without products', async () => {
@@ -79,6 +80,22 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     await expect(parseNoFest('x.xml', Buffer.from(empty))).rejects.toThrow(/no LegemiddelMerkevare/);
   });
 
+  it('reads a single-catalogue document with m30: and fs: prefixes, as the FEST web service answers, under any file name', async () => {
+    const doc = `<?xml version="1.0" encoding="utf-8"?>
+<m30:FEST xmlns:m30="http://www.kith.no/xmlstds/eresept/m30/2014-12-01" xmlns:fs="http://www.kith.no/xmlstds/eresept/forskrivning/2014-12-01">
+  <m30:HentetDato>2026-11-21T03:00:00</m30:HentetDato>
+  <m30:KatLegemiddelMerkevare>
+    <m30:OppfLegemiddelMerkevare>
+      <m30:Id>ID_F0000000-0000-0000-0000-000000000001</m30:Id><m30:Tidspunkt>2026-11-21T03:00:00</m30:Tidspunkt><m30:Status V="A" DN="Aktiv oppføring"/>
+      <fs:LegemiddelMerkevare><fs:Id>${id(302)}</fs:Id><fs:NavnFormStyrke>Eliquis tab 5 mg</fs:NavnFormStyrke><fs:Varenavn>Eliquis</fs:Varenavn><fs:Atc V="B01AF02" DN="Apiksaban"/></fs:LegemiddelMerkevare>
+    </m30:OppfLegemiddelMerkevare>
+  </m30:KatLegemiddelMerkevare>
+</m30:FEST>`;
+    const result = await parseNoFestFiles([{ name: 'HentFestResponse.xml', content: Buffer.from(doc) }]);
+    expect(result.files).toEqual([{ file: 'HentFestResponse.xml', role: 'FEST M30, partial: KatLegemiddelMerkevare (HentetDato 2026-11-21T03:00:00)', read: 1, kept: 1, malformed: 0 }]);
+    expect(result.snapshot.products).toEqual([expect.objectContaining({ key: id(302), product_name: 'Eliquis tab 5 mg', atc_code: 'B01AF02', packs: [], ingredients: [] })]);
+  });
+
   it('streams the file from disk in blocks (open) to the same result as the file read whole', async () => {
     const opened = await openNoFest([fileInput(PATH, 'fest251.xml')]);
     expect(opened).toEqual(parsed);
@@ -86,9 +103,11 @@ describe('no-fest adapter (FEST M30 XML)', () => {
     const blocks = Array.from({ length: Math.ceil(FEST.length / 7) }, (_, i) => FEST.subarray(i * 7, i * 7 + 7));
     expect(blocks.some((b) => (b[b.length - 1]! & 0xc0) === 0xc0)).toBe(true); // a block ends inside a character
     const forms: string[] = [];
-    const doc = await readFest('fest251.xml', blocks, { merkevare: (e) => forms.push(e.element.children.find((c) => c.name === 'LegemiddelformLang')?.text ?? ''), pakning: () => undefined, malformed: () => undefined });
+    const tally = new RowTally('fest251.xml');
+    const doc = await readFest('fest251.xml', blocks, { tally, merkevare: (e) => forms.push(e.element.children.find((c) => c.name === 'LegemiddelformLang')?.text ?? ''), pakning: () => undefined });
     expect(forms).toContain('Injeksjonsvæske, oppløsning');
-    expect(doc).toMatchObject({ extractedAt: '2026-11-20T03:09:06', read: 27 });
+    expect(doc.extractedAt).toBe('2026-11-20T03:09:06');
+    expect([...doc.catalogues].sort()).toEqual(['KatInteraksjon', 'KatLegemiddelMerkevare', 'KatLegemiddelpakning', 'KatVirkestoff', 'KatVirkestoffMedStyrke']);
     expect(doc.virkestoffer.size).toBe(6);
   });
 });

@@ -86,14 +86,13 @@ describe('pt-infomed adapter: the Infomed export (CSV, Windows-1252, quoted fiel
     expect(find('8765432').product).toMatchObject({ authorisation_status: 'Revogado', marketing_status: 'withdrawn' });
   });
 
-  it('reports malformed rows with file and line: bad Nº Registo, duplicate, bad price, truncated row', () => {
+  it('reports malformed rows with file and line (bad Nº Registo, bad price, truncated row) and excludes a repeated Nº Registo (line 11)', () => {
     expect(result.problems).toEqual([
       { file: FILE, line: 10, message: 'Nº Registo "ABC123" is not a registration number' },
-      { file: FILE, line: 11, message: 'Nº Registo 2556683 is listed twice (the first row is kept)' },
       { file: FILE, line: 12, message: 'Nº Registo 5046533: PVP "n/d" is not an amount in EUR' },
       { file: FILE, line: 13, message: 'row has 2 fields, the header 18' },
     ]);
-    expect(result.files).toEqual([{ file: FILE, role: 'Infomed (apresentações)', read: 12, kept: 8, skipped: 4 }]);
+    expect(result.files).toEqual([{ file: FILE, role: 'Infomed (apresentações)', read: 12, kept: 8, malformed: 3, excluded: { duplicate: 1 } }]);
   });
 });
 
@@ -109,9 +108,11 @@ describe('pt-infomed adapter: other shapes', () => {
     ]);
   });
 
-  it('refuses an export without presentations (no Nº Registo) and a file that is no Infomed list', async () => {
+  it('reads an export without presentations (no Nº Registo) as products without packs, and refuses a file that is no Infomed list', async () => {
     const products = Buffer.from('"Substância Ativa/DCI";"Nome do Medicamento";"Forma Farmacêutica";"Dosagem"\r\n"Metformina";"Glucophage";"Comprimido";"500 mg"\r\n', 'latin1');
-    await expect(parsePtInfomed({ name: FILE, content: products })).rejects.toThrow(/no Nº Registo column/);
+    const medicines = await parsePtInfomed({ name: FILE, content: products });
+    expect(medicines.files).toEqual([{ file: FILE, role: 'Infomed (medicamentos)', read: 1, kept: 1, malformed: 0 }]);
+    expect(medicines.snapshot.products).toMatchObject([{ key: 'GLUCOPHAGE|500 MG|COMPRIMIDO', packs: [] }]);
     await expect(parsePtInfomed({ name: FILE, content: Buffer.from('a;b\r\n1;2\r\n') })).rejects.toThrow(FileRejectedError);
     await expect(findAdapter('pt-infomed')!.parse([csv()])).resolves.toMatchObject({ snapshot: { source: { id: 'pt-infomed' } } });
   });

@@ -27,7 +27,7 @@ const pack = (key: string) => packs().find((p) => p.key === key);
 describe('se-tlv adapter: TLV price list (CSV, Windows-1252, CRLF, title rows, decimal commas)', () => {
   it('reads the list below its title rows as source se-tlv in SE, one product per NPL-id', () => {
     expect(result.snapshot.source).toMatchObject({ id: 'se-tlv', country: 'SE' });
-    expect(result.files).toEqual([{ file: 'tlv_lakemedel.csv', role: 'TLV läkemedel', read: 9, kept: 6, skipped: 3 }]);
+    expect(result.files).toEqual([{ file: 'tlv_lakemedel.csv', role: 'TLV läkemedel', read: 9, kept: 6, malformed: 3 }]);
     expect(result.snapshot.products!.map((p) => [p.key, p.packs.map((k) => k.key)])).toEqual([
       ['20050120000091', ['047829', '163521']],
       ['20101207000017', ['405122']],
@@ -81,6 +81,15 @@ describe('se-tlv adapter: TLV price list (CSV, Windows-1252, CRLF, title rows, d
     expect(problems).toEqual([{ file: 'export.xlsx', line: 5, message: 'Varunummer 405122: NPL pack id "2011061310004" is not a 14-digit NPL id' }]);
   });
 
+  it('excludes a Varunummer listed again as a duplicate (the first row kept), not as malformed', async () => {
+    const { content } = csv();
+    const lines = content.toString('latin1').split('\r\n');
+    const first = lines.find((l) => l.includes(';047829;'))!;
+    const twice = await parseSeTlv({ name: 'tlv_lakemedel.csv', content: Buffer.from([...lines.slice(0, -1), first, ''].join('\r\n'), 'latin1') });
+    expect(twice.files).toEqual([{ file: 'tlv_lakemedel.csv', role: 'TLV läkemedel', read: 10, kept: 6, malformed: 3, excluded: { duplicate: 1 } }]);
+    expect(twice.problems).toHaveLength(3);
+  });
+
   it('rejects a file without a Varunummer header', async () => {
     await expect(parseSeTlv({ name: 'x.csv', content: Buffer.from('Namn;Pris\r\nA;1,00\r\n') })).rejects.toThrow(FileRejectedError);
   });
@@ -92,8 +101,8 @@ describe('se-tlv adapter: Läkemedelsverket NPL product files beside the list', 
   it('reads one product per NPL file (namespaces urn:schemas-npl) and reports an unusable one with its line', async () => {
     const { files, problems } = await joined();
     expect(files).toEqual([
-      { file: 'tlv_lakemedel.csv', role: 'TLV läkemedel', read: 9, kept: 6, skipped: 3 },
-      { file: '10010101000011.xml and 5 more NPL files', role: 'NPL medprod', read: 6, kept: 5, skipped: 1 },
+      { file: 'tlv_lakemedel.csv', role: 'TLV läkemedel', read: 9, kept: 6, malformed: 3 },
+      { file: '10010101000011.xml and 5 more NPL files', role: 'NPL medprod', read: 6, kept: 5, malformed: 1 },
     ]);
     expect(problems.at(-1)).toEqual({ file: '20991231X00001.xml', line: 3, message: 'nplid "20991231X00001" is not a 14-digit NPL id' });
   });

@@ -17,15 +17,19 @@
 import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, Ingredient, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, RowError, findFile, parseFrenchNumber, provisionalNameKey } from './common.ts';
+import { FileRejectedError, RowError, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import {
-  readAtcNames, readMedikamente, readRegeltexte, readRezeptpflicht, readWirkstoffe, readZusatz,
+  readAtcNames, readMedikamente, readPznTexts, readRezeptpflicht, readWirkstoffe, readZusatz, recognise,
 } from './at-eko-records.ts';
 import type { MedikamentRecord, WirkstoffRecord } from './at-eko-records.ts';
+import { assignRoles, requireRole } from './file-roles.ts';
+import type { RoleRule } from './file-roles.ts';
+import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 
 export const AT_EKO_FILE = 'medikament.txt';
-export const AT_EKO_OPTIONAL_FILES = ['wirkstoff.txt', 'atccode.txt', 'rezeptpflicht.txt', 'regeltext.txt', 'medikament_zusatz.txt'];
+export const AT_EKO_OPTIONAL_FILES = ['wirkstoff.txt', 'atccode.txt', 'rezeptpflicht.txt', 'regeltext.txt', 'medikament_zusatz.txt', 'hinweis.txt'];
 
 export const AT_EKO_SOURCE: SourceInfo = {
   id: 'at-eko',
@@ -45,6 +49,7 @@ interface Extras {
   atcNames: Map<string, string>;
   rezeptpflicht: Map<string, string>;
   regeltexte: Map<string, string>;
+  hinweise: Map<string, string>;
   zusatz: Map<string, { langzeit: string; suchtgift: string }>;
 }
 
@@ -57,7 +62,8 @@ export function ekoStrength(raw: string, dimension: string): Pick<Ingredient, 's
   if (value === null || amountUnit === '') return { strength_text: text };
   const grams = amountUnit === 'G';
   const unit = grams ? 'mg' : ({ MG: 'mg', MCG: 'µg', IE: 'IE', MIE: 'Mio. IE' } as Record<string, string>)[amountUnit] ?? amountUnit.toLowerCase();
-  const perUnit = ({ ML: '/ml', G: '/g', HB: '/dose', ED: '/dose' } as Record<string, string>)[per] ?? '';
+  // DIE (per day) is how the EKO writes a patch's release rate.
+  const perUnit = ({ ML: '/ml', G: '/g', HB: '/dose', ED: '/dose', DIE: '/24 h' } as Record<string, string>)[per] ?? '';
   return { strength_value: Number(((grams ? value * 1000 : value)).toPrecision(12)), strength_unit: unit + perUnit, strength_text: text };
 }
 
@@ -94,6 +100,8 @@ function packOf(record: MedikamentRecord, pzn: string, extras: Extras): PackEntr
   const rezept = extras.rezeptpflicht.get(pzn);
   if (rezept) pack.dispensing_category = rezept;
   if (extras.zusatz.get(pzn)?.suchtgift) pack.narcotic_list = extras.zusatz.get(pzn)!.suchtgift;
+  // hinweis.txt: a note on the pack (a salt's equivalent, a warning), often its supply: `nicht lieferbar`.
+  if (/nicht lieferbar/i.test(extras.hinweise.get(pzn) ?? '')) pack.availability = 'nicht lieferbar';
   return pack;
 }
 
@@ -109,6 +117,7 @@ function addAttributes(product: ProductEntry, record: MedikamentRecord, pzn: str
   add('at_eko_kassenzeichen', record.kassenzeichen);
   add('at_eko_langzeitbewilligung', extras.zusatz.get(pzn)?.langzeit);
   add('at_eko_regeltext', extras.regeltexte.get(pzn));
+  add('at_eko_hinweis', extras.hinweise.get(pzn));
   if (Object.keys(attributes).length > 0) product.attributes = attributes;
 }
 
@@ -122,7 +131,7 @@ function productOf(record: MedikamentRecord, key: string, pzn: string, extras: E
 }
 
 interface Context {
-  log: ProblemLog;
+  tally: RowTally;
   extras: Extras;
   substances: Map<string, SubstanceEntry>;
   products: Map<string, ProductEntry>;
@@ -132,7 +141,7 @@ interface Context {
 function addRecord(record: MedikamentRecord, ctx: Context): void {
   const pzn = normaliseIdentifier('at_pzn', record.pzn);
   if (!pzn || record.pzn.length !== 7) throw new RowError(`PZN "${record.pzn}" is not a 7-digit Austrian PZN (check digit)`);
-  if (ctx.packKeys.has(pzn)) throw new RowError(`PZN ${pzn} is listed twice (the first is kept)`);
+  if (ctx.packKeys.has(pzn)) { ctx.tally.exclude(EXCLUDED.duplicate); return; }
   if (record.name === '') throw new RowError(`PZN ${pzn}: no name`);
   const pack = packOf(record, pzn, ctx.extras);
   const key = record.register === '' ? `pzn:${pzn}` : `${record.prefix}${record.register}`;
@@ -144,57 +153,89 @@ function addRecord(record: MedikamentRecord, ctx: Context): void {
   addAttributes(product, record, pzn, ctx.extras);
   product.packs.push(pack);
   ctx.packKeys.add(pzn);
+  ctx.tally.keep();
 }
 
-function readExtras(files: InputFile[]): { extras: Extras; reports: FileReport[] } {
-  const reports: FileReport[] = [];
-  const optional = <T>(name: string, read: (f: InputFile) => T, size: (t: T) => number, empty: T): T => {
-    const file = findFile(files, name);
+/** The data carrier's files by content; the name (`medikament.txt` …) breaks a tie between `|PZN|;|text|` files. */
+const RULES: readonly RoleRule<string>[] = [
+  { role: 'medikament', names: ['medikament.txt'], recognise: recognise.medikament },
+  { role: 'wirkstoff', names: ['wirkstoff.txt'], recognise: recognise.wirkstoff },
+  { role: 'atccode', names: ['atccode.txt'], recognise: recognise.atccode },
+  { role: 'rezeptpflicht', names: ['rezeptpflicht.txt'], recognise: recognise.rezeptpflicht },
+  { role: 'medikament_zusatz', names: ['medikament_zusatz.txt'], recognise: recognise.zusatz },
+  { role: 'regeltext', names: ['regeltext.txt'], recognise: recognise.pznText(false) },
+  { role: 'hinweis', names: ['hinweis.txt'], recognise: recognise.pznText(false) },
+  { role: 'wirkstoff_information', names: ['wirkstoff_information.txt'], recognise: recognise.pznText(false) },
+  { role: 'regeltext_v2', names: ['regeltext_v2.txt'], recognise: recognise.pznText(true) },
+];
+
+/** Members recognised and left unread, with why. */
+const NOT_READ: Readonly<Record<string, string>> = {
+  wirkstoff_information: 'ingredient text of combinations (not read: wirkstoff.txt gives the substances)',
+  regeltext_v2: 'the rule texts of regeltext.txt in HTML (not read)',
+};
+
+interface Extra<T> { role: string; read: (f: InputFile, tally: RowTally) => T; empty: T }
+
+function readExtras(byRole: Map<string, InputFile[]>, problems: RowProblem[]): { extras: Extras; reports: Map<InputFile, FileReport> } {
+  const reports = new Map<InputFile, FileReport>();
+  const optional = <T>({ role, read, empty }: Extra<T>): T => {
+    const file = byRole.get(role)?.[0];
     if (!file) return empty;
-    const result = read(file);
-    reports.push({ file: file.name, role: name, read: size(result), kept: size(result), skipped: 0 });
+    const tally = new RowTally(file.name, problems);
+    const result = read(file, tally);
+    reports.set(file, tally.report(`${role}.txt`));
     return result;
   };
   const wirkstoffe = new Map<string, WirkstoffRecord[]>();
-  for (const row of optional('wirkstoff.txt', readWirkstoffe, (r) => r.length, [] as WirkstoffRecord[])) {
+  for (const row of optional({ role: 'wirkstoff', read: readWirkstoffe, empty: [] as WirkstoffRecord[] })) {
     wirkstoffe.set(row.pzn, [...(wirkstoffe.get(row.pzn) ?? []), row].sort((a, b) => a.serial.localeCompare(b.serial)));
   }
+  const none = new Map<string, string>();
   return {
     extras: {
       wirkstoffe,
-      atcNames: optional('atccode.txt', readAtcNames, (m) => m.size, new Map()),
-      rezeptpflicht: optional('rezeptpflicht.txt', readRezeptpflicht, (m) => m.size, new Map()),
-      regeltexte: optional('regeltext.txt', readRegeltexte, (m) => m.size, new Map()),
-      zusatz: optional('medikament_zusatz.txt', readZusatz, (m) => m.size, new Map()),
+      atcNames: optional({ role: 'atccode', read: readAtcNames, empty: none }),
+      rezeptpflicht: optional({ role: 'rezeptpflicht', read: readRezeptpflicht, empty: none }),
+      regeltexte: optional({ role: 'regeltext', read: readPznTexts, empty: none }),
+      hinweise: optional({ role: 'hinweis', read: readPznTexts, empty: none }),
+      zusatz: optional({ role: 'medikament_zusatz', read: readZusatz, empty: new Map() }),
     },
     reports,
   };
 }
 
-/** Parses the EKO data carrier files; packs that cannot be used are reported with their line and skipped. */
-export function parseAtEko(files: InputFile[]): AdapterResult {
-  const file = findFile(files, AT_EKO_FILE) ?? (files.length === 1 ? files[0] : undefined);
-  if (!file) throw new FileRejectedError(AT_EKO_FILE, 'missing: the EKO pack list (medikament.txt) is required');
-  const records = readMedikamente(file);
-  // A file of another layout (a CSV export, a different list) has no line opening with a PZN and a name at column 19.
-  if (!records.some((r) => /^\d{7}$/.test(r.pzn) && r.name !== '' && r.kvp !== '')) {
-    throw new FileRejectedError(file.name, 'not the fixed-width EKO layout: no line with a PZN in columns 1-7, a name from column 19 and a price in columns 132-140');
-  }
-  const { extras, reports } = readExtras(files);
-  const ctx: Context = { log: new ProblemLog(), extras, substances: new Map(), products: new Map(), packKeys: new Set() };
-  let skipped = 0;
-  for (const record of records) {
+/**
+ * Parses the EKO data carrier (its files, or the folder of `ehmvMM_YY_teil1.zip`): each file by
+ * its record layout, members it does not read named as unused; every pack line kept, malformed
+ * (with its line and why) or excluded as a repeat of an earlier PZN.
+ */
+export async function parseAtEko(files: InputFile[]): Promise<AdapterResult> {
+  const assignment = await assignRoles(files, RULES);
+  const file = requireRole(assignment, 'medikament', AT_EKO_FILE);
+  const problems: RowProblem[] = [];
+  const { extras, reports } = readExtras(assignment.byRole, problems);
+  const tally = new RowTally(file.name, problems);
+  const ctx: Context = { tally, extras, substances: new Map(), products: new Map(), packKeys: new Set() };
+  for (const record of readMedikamente(file)) {
     try {
       addRecord(record, ctx);
     } catch (err) {
       if (!(err instanceof RowError)) throw err;
-      ctx.log.add(file.name, record.line, err.message);
-      skipped += 1;
+      tally.malformedRow(record.line, err.message);
     }
   }
+  if (tally.kept === 0) throw new FileRejectedError(file.name, 'no pack line: an empty EKO would delete the source on ingest');
+  reports.set(file, tally.report('EKO Medikamente'));
+  for (const [role, note] of Object.entries(NOT_READ)) {
+    for (const f of assignment.byRole.get(role) ?? []) reports.set(f, unusedFile(f.name, note));
+  }
+  const unused = new Map(assignment.unused.map((u) => [u.file, u]));
+  // The pack list first, then the other files in the order given.
+  const ordered = [file, ...files.filter((f) => f !== file)];
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: AT_EKO_SOURCE, substances: [...ctx.substances.values()], products: [...ctx.products.values()] },
-    problems: ctx.log.problems,
-    files: [{ file: file.name, role: 'EKO Medikamente', read: records.length, kept: records.length - skipped, skipped }, ...reports],
+    problems,
+    files: ordered.map((f) => reports.get(f) ?? unused.get(f.name)!),
   };
 }

@@ -19,7 +19,9 @@
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { FileReport, ProductEntry, SlLimitation, SubstanceEntry } from '../snapshot.ts';
 import type { LoosePack, StreamedAdapterResult } from '../input.ts';
-import { FileRejectedError, ProblemLog, RowError, findFile } from './common.ts';
+import { FileRejectedError, RowError, findFile } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import type { InputFile } from './common.ts';
 import {
   ARTIKELSTAMM_RECORDS, CH_ARTIKELSTAMM_FILE, CH_ARTIKELSTAMM_SOURCE, checkRoot, commonCategory, itemProduct, joinItem, limitPack,
@@ -65,9 +67,9 @@ function join(entry: Assembling, read: ItemRead): void {
 }
 
 /** Pass 1; see the module comment. */
-async function check(file: InputFile, log: ProblemLog, substances: Map<string, SubstanceEntry>): Promise<{ plan: Plan; report: FileReport }> {
+async function check(file: InputFile, problems: RowProblem[], substances: Map<string, SubstanceEntry>): Promise<{ plan: Plan; report: FileReport }> {
   const plan: Plan = { productRecords: [], items: [], count: [], listed: new Set(), assembling: new Map(), limitations: new Map() };
-  const report: FileReport = { file: file.name, role: 'ARTIKELSTAMM v5', read: 0, kept: 0, skipped: 0 };
+  const tally = new RowTally(file.name, problems);
   const keys = new Map<string, number>();
   const packKeys = new Set<string>();
   const limitationCodes = new Map<number, string>();
@@ -75,7 +77,6 @@ async function check(file: InputFile, log: ProblemLog, substances: Map<string, S
   const number = (key: string): number => keys.get(key) ?? (keys.set(key, plan.count.push(0) - 1), plan.count.length - 1);
   for await (const node of records(file)) {
     const positions = node.name === 'PRODUCT' ? plan.productRecords : node.name === 'ITEM' ? plan.items : null;
-    report.read += node.name === 'ITEM' ? 1 : 0;
     try {
       if (node.name === 'LIMITATION') {
         const { code, entry } = readLimitation(node);
@@ -91,18 +92,23 @@ async function check(file: InputFile, log: ProblemLog, substances: Map<string, S
         positions!.push(t);
       } else {
         const read = readItem(node);
-        if (packKeys.has(read.pack.key)) throw new RowError(`article ${read.pack.key} appears twice`);
+        if (packKeys.has(read.pack.key)) {
+          tally.exclude(EXCLUDED.duplicate);
+          positions!.push(-1);
+          continue;
+        }
         packKeys.add(read.pack.key);
         const t = number(productKeyOf(read));
         plan.count[t]! += 1;
         const entry = plan.assembling.get(t);
         if (entry) join(entry, read);
         positions!.push(t);
-        report.kept += 1;
+        tally.keep();
       }
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      log.add(file.name, node.line, error.message);
+      if (node.name === 'ITEM') tally.malformedRow(node.line, error.message);
+      else problems.push({ file: file.name, line: node.line, message: error.message });
       positions?.push(-1);
     }
   }
@@ -110,8 +116,7 @@ async function check(file: InputFile, log: ProblemLog, substances: Map<string, S
     const limitation = limitations.get(code);
     if (limitation) plan.limitations.set(t, limitation);
   }
-  report.skipped = report.read - report.kept;
-  return { plan, report };
+  return { plan, report: tally.report('ARTIKELSTAMM v5') };
 }
 
 const changedWhileRead = (file: InputFile, line: number): FileRejectedError =>
@@ -163,9 +168,9 @@ export async function openChArtikelstamm(files: InputFile[]): Promise<StreamedAd
   const given = findFile(files, CH_ARTIKELSTAMM_FILE) ?? (files.length === 1 ? files[0] : undefined);
   if (!given) throw new FileRejectedError(CH_ARTIKELSTAMM_FILE, `expected exactly one file (${CH_ARTIKELSTAMM_FILE}), got ${files.length}`);
   const file: InputFile = given;
-  const log = new ProblemLog();
+  const problems: RowProblem[] = [];
   const substances = new Map<string, SubstanceEntry>();
-  const { plan, report } = await check(file, log, substances);
+  const { plan, report } = await check(file, problems, substances);
   await assemble(file, plan);
   /** Items that go as loose packs: those of listed products and of products assembled in pass 2. */
   const loose = (t: number): boolean => plan.listed.has(t) || plan.count[t]! > 1;
@@ -196,7 +201,7 @@ export async function openChArtikelstamm(files: InputFile[]): Promise<StreamedAd
   }
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: CH_ARTIKELSTAMM_SOURCE, substances: [...substances.values()], products: products(), packs: packs() },
-    problems: log.problems,
+    problems,
     files: [report],
   };
 }

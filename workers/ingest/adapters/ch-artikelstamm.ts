@@ -14,8 +14,10 @@
  */
 import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import type { AdapterResult, Ingredient, PackEntry, ProductEntry, SlLimitation, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, RowError, parseDecimal, provisionalNameKey } from './common.ts';
+import { FileRejectedError, RowError, parseDecimal, provisionalNameKey } from './common.ts';
 import { plain } from './ch-sl-xml.ts';
 import { readItem } from './ch-artikelstamm-items.ts';
 import type { ItemRead } from './ch-artikelstamm-items.ts';
@@ -49,14 +51,15 @@ export function checkRoot(file: string, name: string, attributes: Record<string,
 
 interface Context {
   file: string;
-  log: ProblemLog;
+  /** One row per ITEM (an article, i.e. a pack); PRODUCT and LIMITATION records are reported, not counted. */
+  tally: RowTally;
+  problems: RowProblem[];
   products: Map<string, ProductEntry>;
   /** LIMNAMEBAG of each product, resolved once all limitations are read. */
   productLimitation: Map<string, string>;
   limitations: Map<string, SlLimitation>;
   substances: Map<string, SubstanceEntry>;
   packKeys: Set<string>;
-  items: { read: number; kept: number };
 }
 
 function ingredients(product: XmlElement, substances: Map<string, SubstanceEntry>): Ingredient[] {
@@ -149,14 +152,17 @@ function productFor(read: ItemRead, ctx: Context): ProductEntry {
 }
 
 function onItem(node: XmlElement, ctx: Context): void {
-  ctx.items.read += 1;
   const read = readItem(node);
-  if (ctx.packKeys.has(read.pack.key)) throw new RowError(`article ${read.pack.key} appears twice`);
+  // The same article again: the first is kept.
+  if (ctx.packKeys.has(read.pack.key)) {
+    ctx.tally.exclude(EXCLUDED.duplicate);
+    return;
+  }
   ctx.packKeys.add(read.pack.key);
   const product = productFor(read, ctx);
   product.packs.push(read.pack);
   joinItem(product, read);
-  ctx.items.kept += 1;
+  ctx.tally.keep();
 }
 
 /** An SL pack with its product's BAG limitation. */
@@ -191,9 +197,10 @@ const HANDLERS: Record<string, (node: XmlElement, ctx: Context) => void> = {
 
 /** Parses an Artikelstamm v5 file; malformed records are reported and skipped. */
 export function parseChArtikelstamm(file: string, content: Buffer): AdapterResult {
+  const problems: RowProblem[] = [];
   const ctx: Context = {
-    file, log: new ProblemLog(), products: new Map(), productLimitation: new Map(), limitations: new Map(),
-    substances: new Map(), packKeys: new Set(), items: { read: 0, kept: 0 },
+    file, tally: new RowTally(file, problems), problems, products: new Map(), productLimitation: new Map(), limitations: new Map(),
+    substances: new Map(), packKeys: new Set(),
   };
   streamRecords(file, content, {
     roots: ['ARTIKELSTAMM'],
@@ -204,14 +211,15 @@ export function parseChArtikelstamm(file: string, content: Buffer): AdapterResul
         HANDLERS[path]!(node, ctx);
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
-        ctx.log.add(file, line, error.message);
+        if (path === 'ITEMS/ITEM') ctx.tally.malformedRow(line, error.message);
+        else problems.push({ file, line, message: error.message });
       }
     },
   });
   const products = finish(ctx);
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: CH_ARTIKELSTAMM_SOURCE, substances: [...ctx.substances.values()], products },
-    problems: ctx.log.problems,
-    files: [{ file, role: 'ARTIKELSTAMM v5', read: ctx.items.read, kept: ctx.items.kept, skipped: ctx.items.read - ctx.items.kept }],
+    problems,
+    files: [ctx.tally.report('ARTIKELSTAMM v5')],
   };
 }

@@ -18,7 +18,9 @@
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { FileReport, ProductEntry } from '../snapshot.ts';
 import type { LoosePack, StreamedAdapterResult } from '../input.ts';
-import { FileRejectedError, ProblemLog } from './common.ts';
+import { FileRejectedError } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import type { InputFile } from './common.ts';
 import { CH_REFDATA_FILE, CH_REFDATA_SOURCE, RefdataLayout, buildPack, codesOf, finish, joinArticle, keysOf, newGroup } from './ch-refdata.ts';
 import type { Codes, Group } from './ch-refdata.ts';
@@ -34,16 +36,15 @@ interface Read {
 }
 
 /** Every article of `files` in order; the layout of each file is complete once its first article is read. */
-async function* articles(files: InputFile[], onFile?: (layout: RefdataLayout, read: number) => void): AsyncGenerator<Read> {
+async function* articles(files: InputFile[], onFile?: (layout: RefdataLayout) => void): AsyncGenerator<Read> {
   let ordinal = 0;
   for (const file of files) {
     const layout = new RefdataLayout(file.name);
-    const before = ordinal;
     for await (const element of xmlFileRecords(file, layout)) {
       yield { article: layout.article(element), ordinal, layout, file };
       ordinal += 1;
     }
-    onFile?.(layout, ordinal - before);
+    onFile?.(layout);
   }
 }
 
@@ -67,17 +68,20 @@ function recheck(read: Read, plan: Plan): Codes | null {
 }
 
 /** Pass 1: problems, reports and the plan; the sets of keys it checks repeats against are dropped on return. */
-async function check(files: InputFile[], log: ProblemLog): Promise<{ plan: Plan; reports: FileReport[] }> {
+async function check(files: InputFile[], problems: RowProblem[]): Promise<{ plan: Plan; reports: FileReport[] }> {
   const plan: Plan = { target: [], count: [] };
   const reports: FileReport[] = [];
   const packKeys = new Set<string>();
   const products = new Map<string, number>();
-  let kept = 0;
-  for await (const { article, file } of articles(files, (layout, read) => { reports.push(layout.report(read, kept)); kept = 0; })) {
+  const tallies = new Map(files.map((f) => [f, new RowTally(f.name, problems)]));
+  for await (const { article, file } of articles(files, (layout) => reports.push(layout.report(tallies.get(files[reports.length]!)!)))) {
+    const tally = tallies.get(file)!;
     const codes = codesOf(article);
-    if (typeof codes === 'string') log.add(file.name, article.line, codes);
     const keys = typeof codes === 'string' ? null : keysOf(codes);
+    if (typeof codes === 'string') tally.malformedRow(article.line, codes);
+    else if (keys && packKeys.has(keys.pack)) tally.exclude(EXCLUDED.duplicate);
     if (!keys || packKeys.has(keys.pack)) { plan.target.push(-1); continue; }
+    tally.keep();
     packKeys.add(keys.pack);
     let t = products.get(keys.product);
     if (t === undefined) {
@@ -86,7 +90,6 @@ async function check(files: InputFile[], log: ProblemLog): Promise<{ plan: Plan;
     }
     plan.target.push(t);
     plan.count[t]! += 1;
-    kept += 1;
   }
   return { plan, reports };
 }
@@ -109,8 +112,8 @@ async function assemble(files: InputFile[], plan: Plan): Promise<Map<number, Gro
 /** Opens Refdata article files for a streamed ingest; see the module comment. */
 export async function openChRefdataFiles(files: InputFile[]): Promise<StreamedAdapterResult> {
   if (files.length === 0) throw new FileRejectedError(CH_REFDATA_FILE, 'no file given');
-  const log = new ProblemLog();
-  const { plan, reports } = await check(files, log);
+  const problems: RowProblem[] = [];
+  const { plan, reports } = await check(files, problems);
   const groups = await assemble(files, plan);
   const total = plan.target.length;
 
@@ -146,7 +149,7 @@ export async function openChRefdataFiles(files: InputFile[]): Promise<StreamedAd
   }
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: CH_REFDATA_SOURCE, products: products(), packs: packs() },
-    problems: log.problems,
+    problems,
     files: reports,
   };
 }

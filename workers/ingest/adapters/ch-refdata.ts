@@ -10,7 +10,7 @@
  * - Non-pharma articles (no MedicinalProduct, or ProductClass NONPHARMA) are each their own
  *   product with no product-level identifier: nothing links them to a medicine by guess.
  * - Packs are keyed by GTIN (GTIN-14 with indicator 0 folds to GTIN-13), else `pharmacode:<n>`;
- *   a key seen before is skipped (first article wins) and counted as skipped.
+ *   a key seen before is excluded as a duplicate (the first article wins).
  * - Refdata names packs only ("TEBOKAN Filmtabl 240 mg 30 Stk"); a product is named by the
  *   words its packs' names share ("PEVISONE Creme 15 g" + "… 30 g" → "PEVISONE Creme").
  * - Veterinary: Domain `Veterinary`, or in the older layout (no Domain) the register's own
@@ -20,7 +20,9 @@
 import { atcLevel, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, Identifier, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, leadingQuantity } from './common.ts';
+import { FileRejectedError, leadingQuantity } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import type { InputFile } from './common.ts';
 import { itemArticle, simisArticle } from './ch-refdata-xml.ts';
 import type { RefdataArticle } from './ch-refdata-xml.ts';
@@ -63,12 +65,13 @@ export interface Group {
 
 interface Context {
   file: string;
-  log: ProblemLog;
+  /** The rows of the file being read. */
+  tally: RowTally;
+  problems: RowProblem[];
   /** ISO date the file was generated (`generatedOn`), for MarketingStatus/DateStop. */
   generatedOn: string;
   groups: Map<string, Group>;
   packKeys: Set<string>;
-  kept: number;
 }
 
 export interface Codes {
@@ -148,11 +151,14 @@ export function joinArticle(group: Group, a: RefdataArticle, pack: PackEntry): v
 function addArticle(a: RefdataArticle, ctx: Context): void {
   const codes = codesOf(a);
   if (typeof codes === 'string') {
-    ctx.log.add(ctx.file, a.line, codes);
+    ctx.tally.malformedRow(a.line, codes);
     return;
   }
   const keys = keysOf(codes);
-  if (ctx.packKeys.has(keys.pack)) return;
+  if (ctx.packKeys.has(keys.pack)) {
+    ctx.tally.exclude(EXCLUDED.duplicate);
+    return;
+  }
   ctx.packKeys.add(keys.pack);
   let group = ctx.groups.get(keys.product);
   if (!group) {
@@ -162,7 +168,7 @@ function addArticle(a: RefdataArticle, ctx: Context): void {
   const pack = buildPack(a, codes, keys.pack, ctx.generatedOn);
   joinArticle(group, a, pack);
   group.product.packs.push(pack);
-  ctx.kept += 1;
+  ctx.tally.keep();
 }
 
 const sharedText = (state: SharedWords): string => {
@@ -218,20 +224,18 @@ export class RefdataLayout {
   }
 
   /** The file's report once read; an empty article list would delete the whole source on ingest, so it is refused. */
-  report(read: number, kept: number): FileReport {
+  report(tally: RowTally): FileReport {
     if (this.layout === null) throw new FileRejectedError(this.file, 'no <ARTICLE> element in the SOAP envelope');
-    if (read === 0) throw new FileRejectedError(this.file, `no ${this.layout === 'Article' ? '<Article>' : '<ITEM>'} elements`);
-    const role = this.layout === 'Article' ? 'articles (Article/MedicinalProduct/PackagedProduct)' : 'articles (ARTICLE/ITEM)';
-    return { file: this.file, role, read, kept, skipped: read - kept };
+    if (tally.read === 0) throw new FileRejectedError(this.file, `no ${this.layout === 'Article' ? '<Article>' : '<ITEM>'} elements`);
+    return tally.report(this.layout === 'Article' ? 'articles (Article/MedicinalProduct/PackagedProduct)' : 'articles (ARTICLE/ITEM)');
   }
 }
 
 /** Reads one file's articles into the shared context; returns its report. */
 function readFile(file: string, content: Buffer, ctx: Context): FileReport {
   ctx.file = file;
+  ctx.tally = new RowTally(file, ctx.problems);
   const layout = new RefdataLayout(file);
-  const keptBefore = ctx.kept;
-  let read = 0;
   streamXmlRecords(file, content, {
     onOpen(name, ancestors, attributes) {
       if (ancestors.length > 0) return;
@@ -240,11 +244,10 @@ function readFile(file: string, content: Buffer, ctx: Context): FileReport {
     },
     isRecord: (name, ancestors) => layout.isRecord(name, ancestors),
     onRecord(element) {
-      read += 1;
       addArticle(layout.article(element), ctx);
     },
   });
-  return layout.report(read, ctx.kept - keptBefore);
+  return layout.report(ctx.tally);
 }
 
 /**
@@ -254,11 +257,12 @@ function readFile(file: string, content: Buffer, ctx: Context): FileReport {
  */
 export function parseChRefdataFiles(files: InputFile[]): AdapterResult {
   if (files.length === 0) throw new FileRejectedError(CH_REFDATA_FILE, 'no file given');
-  const ctx: Context = { file: '', log: new ProblemLog(), generatedOn: '', groups: new Map(), packKeys: new Set(), kept: 0 };
+  const problems: RowProblem[] = [];
+  const ctx: Context = { file: '', tally: new RowTally('', problems), problems, generatedOn: '', groups: new Map(), packKeys: new Set() };
   const reports = files.map((f) => readFile(f.name, f.content, ctx));
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: CH_REFDATA_SOURCE, products: [...ctx.groups.values()].map(finish) },
-    problems: ctx.log.problems,
+    problems,
     files: reports,
   };
 }

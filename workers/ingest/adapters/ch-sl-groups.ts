@@ -7,23 +7,30 @@
  * lists (Weleda `weleda_arzneimittel.csv`: ean, pharmacode, name, darreichung,
  * abgabekategorie, zulassungsnummer, csl; WALA `wala_arzneimittel.csv`: `;`-separated,
  * EAN-Code, Pharmacode, `Bezeichnung `, `Galenische Form | PGR`, `KAT `, `CSL-Code*`, and the
- * pack price in `CSL 70.01.`); a `csl` of
- * `8x2070631` means 8 units priced at group 2070631 each.
+ * pack price in `CSL 70.01.`); a `csl` of `8x2070631` means 8 units priced at group 2070631 each.
  *
- * Files are recognised by their header, not their name. Output: one product and pack per
- * article, keyed by its GTIN (so the merge step joins it to the SL or Refdata pack with that
- * GTIN), whose SL entry carries `group_code` and `group_price` and whose price of kind
- * `group` is the pack's price (units × group price). An article list that names its articles
- * by pharmacode only (no GTIN column, or an empty GTIN) gives packs keyed `pharmacode:<n>`:
- * the merge step joins them to the Zur Rose or Refdata pack with that pharmacode, which
- * supplies the GTIN, so the group price reaches a catalogue that has either source loaded.
+ * Files are recognised by their header, not their name (ch-sl-groups-tables.ts); a file that
+ * is neither table is named as unused. Output: one product and pack per article, keyed by its
+ * GTIN (so the merge step joins it to the SL or Refdata pack with that GTIN), whose SL entry
+ * carries `group_code` and `group_price` and whose price of kind `group` is the pack's price
+ * (units × group price). An article list that names its articles by pharmacode only gives
+ * packs keyed `pharmacode:<n>`, joined to the Zur Rose or Refdata pack with that pharmacode.
+ *
+ * The group table given alone re-prices the packs the catalogue already holds from the last
+ * article lists (ch-sl-groups-held.ts) and deletes nothing.
  */
 import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, FileReport, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, RowError, decodeUtf8OrLatin, leadingQuantity, parseCsv, parseDecimal } from './common.ts';
-import { firstLineSeparator } from './delimited-text.ts';
+import type { AdapterResult, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { FileReport, RowProblem } from '../row-outcome.ts';
+import { FileRejectedError, RowError, leadingQuantity, parseDecimal } from './common.ts';
 import type { CsvRecord, InputFile } from './common.ts';
+import { limitationsOf, repriceHeld } from './ch-sl-groups-held.ts';
+import type { Group } from './ch-sl-groups-held.ts';
+import { CSL_COLUMNS, GROUP_COLUMNS, GTIN_COLUMNS, PHARMACODE_COLUMNS, PRICE_COLUMNS, readTable, tableRole } from './ch-sl-groups-tables.ts';
+import type { Table } from './ch-sl-groups-tables.ts';
+import { unusedFile } from '../row-outcome.ts';
 
 export const CH_SL_GROUPS_FILE = 'bag_sl_group_prices.csv';
 
@@ -35,59 +42,24 @@ export const CH_SL_GROUPS_SOURCE: SourceInfo = {
   url: 'https://www.spezialitätenliste.ch/',
 };
 
-const GROUP_COLUMNS = ['pharma_group_code', 'pharma-gruppen-code', 'group_code'];
-const PRICE_COLUMNS = ['price_chf_incl_vat', 'group_price', 'price', 'preis'];
-const GTIN_COLUMNS = ['ean', 'gtin', 'ean-code', 'ean_code'];
-const PHARMACODE_COLUMNS = ['pharmacode', 'phar', 'pharma-code'];
-const CSL_COLUMNS = ['csl', 'csl-code', 'csl_code', ...GROUP_COLUMNS];
+/** An article list's row that names no group: the manufacturer sells it outside SL chapter 70. */
+export const NOT_GROUPED = 'not_grouped';
 
-interface Table {
-  file: string;
-  header: string[];
-  rows: CsvRecord[];
-  get(row: CsvRecord, names: readonly string[]): string;
-}
-
-interface Group {
-  price: number;
-  description: string;
-  limitation: string;
-}
-
-function readTable(file: InputFile): Table {
-  const text = decodeUtf8OrLatin(file.content);
-  const [head, ...rows] = parseCsv(text, firstLineSeparator(text));
-  // Header names are trimmed and lower-cased: WALA's list has trailing spaces in them.
-  const header = (head?.fields ?? []).map((h) => h.trim().replace(/\*+$/, '').trim().toLowerCase());
-  return {
-    file: file.name, header, rows,
-    get: (row, names) => {
-      const index = header.findIndex((h) => names.includes(h));
-      return index < 0 ? '' : (row.fields[index] ?? '').trim();
-    },
-  };
-}
-
-const has = (table: Table, names: readonly string[]): boolean => table.header.some((h) => names.includes(h));
-
-function readGroups(table: Table, log: ProblemLog, report: FileReport): Map<string, Group> {
+function readGroups(table: Table, tally: RowTally): Map<string, Group> {
   const groups = new Map<string, Group>();
   for (const row of table.rows) {
-    report.read += 1;
     const code = table.get(row, GROUP_COLUMNS);
-    const price = parseDecimal(table.get(row, PRICE_COLUMNS));
-    let message: string | null = null;
-    if (!/^\d{7}$/.test(code)) message = `pharma group code "${code}" is not 7 digits`;
-    else if (price === null) message = `group price "${table.get(row, PRICE_COLUMNS)}" is not a number`;
-    else if (groups.has(code)) message = `pharma group code ${code} appears twice`;
-    if (message !== null || price === null) {
-      log.add(table.file, row.line, message ?? 'no price');
-      continue;
+    const raw = table.get(row, PRICE_COLUMNS);
+    const price = parseDecimal(raw);
+    if (!/^\d{7}$/.test(code)) tally.malformedRow(row.line, `pharma group code "${code}" is not 7 digits`);
+    else if (price === null) tally.malformedRow(row.line, `group price "${raw}" is not a number`);
+    else if (groups.get(code)?.price === price) tally.exclude(EXCLUDED.duplicate);
+    else if (groups.has(code)) tally.malformedRow(row.line, `pharma group code ${code} appears twice with another price`);
+    else {
+      groups.set(code, { price, description: table.get(row, ['description', 'beschreibung']), limitation: table.get(row, ['limitation']) });
+      tally.keep();
     }
-    groups.set(code, { price, description: table.get(row, ['description', 'beschreibung']), limitation: table.get(row, ['limitation']) });
-    report.kept += 1;
   }
-  report.skipped = report.read - report.kept;
   return groups;
 }
 
@@ -103,13 +75,11 @@ interface ArticleId { key: string; gtin: string | null; pharmacode: string | nul
 
 function articlePack(id: ArticleId, description: string, group: Group, code: string, units: number): PackEntry {
   const amount = Math.round(group.price * units * 100) / 100;
+  const limitations = limitationsOf(group);
   const pack: PackEntry = {
     key: id.key, description, identifiers: id.gtin ? [{ system: 'gtin', code: id.gtin }] : [], marketing_status: 'active',
     prices: [{ amount, currency: 'CHF', kind: 'group' }],
-    sl: {
-      listed: true, group_code: code, group_price: group.price,
-      ...(group.limitation ? { limitations: group.limitation.split(/\s*,\s*/).map((l) => ({ code: l, text: '', level: 'pack' as const })) } : {}),
-    },
+    sl: { listed: true, group_code: code, group_price: group.price, ...(limitations.length ? { limitations } : {}) },
   };
   if (id.pharmacode) pack.identifiers.push({ system: 'pharmacode', code: id.pharmacode });
   const quantity = leadingQuantity(description);
@@ -154,52 +124,68 @@ function articleProduct(table: Table, row: CsvRecord, groups: Map<string, Group>
   return product;
 }
 
-function readArticles(table: Table, groups: Map<string, Group>, log: ProblemLog, report: FileReport): ProductEntry[] {
-  const products = new Map<string, ProductEntry>();
+/** Where each kept article came from, so a second list naming it again counts it as a duplicate there. */
+type Articles = Map<string, ProductEntry>;
+
+function readArticles(table: Table, groups: Map<string, Group>, tally: RowTally, articles: Articles): void {
   for (const row of table.rows) {
-    report.read += 1;
     // Articles outside any group (not SL-listed under chapter 70) have no group code.
-    if (table.get(row, CSL_COLUMNS) === '') continue;
+    if (table.get(row, CSL_COLUMNS) === '') {
+      tally.exclude(NOT_GROUPED);
+      continue;
+    }
     try {
       const product = articleProduct(table, row, groups);
-      if (products.has(product.key)) throw new RowError(`${product.key.startsWith('pharmacode:') ? 'pharmacode' : 'GTIN'} ${product.key.replace('pharmacode:', '')} appears twice`);
-      products.set(product.key, product);
-      report.kept += 1;
+      // The same article again (in this list or in another one): the first is kept.
+      if (articles.has(product.key)) tally.exclude(EXCLUDED.duplicate);
+      else {
+        articles.set(product.key, product);
+        tally.keep();
+      }
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      log.add(table.file, row.line, error.message);
+      tally.malformedRow(row.line, error.message);
     }
   }
-  report.skipped = report.read - report.kept;
-  return [...products.values()];
 }
 
-/** Parses the group price table and the article lists; rows that do not parse are reported. */
-export function parseChSlGroups(files: InputFile[]): AdapterResult {
+/** The tables sorted by what their header shows; files of neither kind are unused. */
+function sortTables(files: InputFile[]): { prices: Table; articles: Table[]; unused: FileReport[] } {
   const tables = files.map(readTable);
-  const priceTable = tables.find((t) => has(t, GROUP_COLUMNS) && has(t, PRICE_COLUMNS) && !has(t, GTIN_COLUMNS) && !has(t, PHARMACODE_COLUMNS));
-  if (!priceTable) throw new FileRejectedError(CH_SL_GROUPS_FILE, 'no group price table (header pharma_group_code, price_chf_incl_vat) among the files');
-  const articleTables = tables.filter((t) => t !== priceTable);
-  for (const t of articleTables) {
-    if (!(has(t, GTIN_COLUMNS) || has(t, PHARMACODE_COLUMNS)) || !has(t, CSL_COLUMNS)) {
-      throw new FileRejectedError(t.file, 'unexpected header: neither a group price table nor an article list with ean (or pharmacode) and csl columns');
+  const prices = tables.filter((t) => tableRole(t) === 'group prices');
+  if (prices.length > 1) throw new FileRejectedError(prices[1]!.file, `two group price tables (${prices[0]!.file} and ${prices[1]!.file}); give one at a time`);
+  const unused = tables.filter((t) => tableRole(t) === null)
+    .map((t) => unusedFile(t.file, 'neither a group price table (pharma_group_code, price_chf_incl_vat) nor an article list (ean or pharmacode, csl)'));
+  if (!prices[0]) {
+    throw new FileRejectedError(files[0]?.name ?? CH_SL_GROUPS_FILE, 'no group price table (header pharma_group_code, price_chf_incl_vat) among the files');
+  }
+  return { prices: prices[0], articles: tables.filter((t) => tableRole(t) === 'articles'), unused };
+}
+
+/**
+ * Parses the group price table and the article lists; rows that do not parse are reported.
+ * `held`: the products the catalogue holds for this source (ch-sl-groups-held.ts). A group
+ * table given without article lists re-prices them; without them it is refused, since it
+ * alone names no pack.
+ */
+export function parseChSlGroups(files: InputFile[], held?: readonly ProductEntry[]): AdapterResult {
+  const { prices, articles, unused } = sortTables(files);
+  const problems: RowProblem[] = [];
+  const priceTally = new RowTally(prices.file, problems);
+  const groups = readGroups(prices, priceTally);
+  const snapshot = { format: SNAPSHOT_FORMAT, source: CH_SL_GROUPS_SOURCE } as const;
+  if (articles.length === 0) {
+    if (!held) {
+      throw new FileRejectedError(prices.file, 'group prices alone re-price the packs a catalogue holds: ingest them into one (drugref ingest), or give an article list (ean or pharmacode, csl) with them');
     }
+    const { products } = repriceHeld(held, groups);
+    return { snapshot: { ...snapshot, products }, problems, files: [priceTally.report('group prices'), ...unused] };
   }
-  if (articleTables.length === 0) throw new FileRejectedError(priceTable.file, 'group prices need an article list (ean or pharmacode, csl) to know which packs they apply to');
-  const log = new ProblemLog();
-  const reports = new Map<Table, FileReport>(tables.map((t) => [t, {
-    file: t.file, role: t === priceTable ? 'group prices' : 'articles', read: 0, kept: 0, skipped: 0,
-  }]));
-  const groups = readGroups(priceTable, log, reports.get(priceTable)!);
-  const products = articleTables.flatMap((t) => readArticles(t, groups, log, reports.get(t)!));
-  const unique = new Map<string, ProductEntry>();
-  for (const p of products) {
-    if (unique.has(p.key)) log.add(articleTables[0]!.file, 0, `${p.key.replace('pharmacode:', 'pharmacode ')} is listed by two article files; the first is kept`);
-    else unique.set(p.key, p);
-  }
-  return {
-    snapshot: { format: SNAPSHOT_FORMAT, source: CH_SL_GROUPS_SOURCE, products: [...unique.values()] },
-    problems: log.problems,
-    files: tables.map((t) => reports.get(t)!),
-  };
+  const kept: Articles = new Map();
+  const reports = articles.map((t) => {
+    const tally = new RowTally(t.file, problems);
+    readArticles(t, groups, tally, kept);
+    return tally.report('articles');
+  });
+  return { snapshot: { ...snapshot, products: [...kept.values()] }, problems, files: [priceTally.report('group prices'), ...reports, ...unused] };
 }

@@ -19,9 +19,11 @@
 import { completeGtin } from '../../../resolvers/catalogue/check-digits.ts';
 import { atcLevel, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import {
-  ProblemLog, RowError, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey,
+  RowError, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey,
 } from './common.ts';
 import { coinsurancePercent, itCodes, limitationText, packLimitations, preparationLimitations } from './ch-sl-xml.ts';
 import { attrOf, childOf, childrenOf, streamRecords, textOf } from './xml-records.ts';
@@ -40,14 +42,18 @@ export const CH_SL_SOURCE: SourceInfo = {
 
 interface Context {
   file: string;
-  log: ProblemLog;
+  /** One row per Preparation element. */
+  tally: RowTally;
+  problems: RowProblem[];
   releaseDate: string | null;
   substances: Map<string, SubstanceEntry>;
   productKeys: Set<string>;
   packKeys: Set<string>;
   products: ProductEntry[];
-  read: number;
 }
+
+/** A Preparation whose key (Swissmedic number, else its name key) an earlier one had: the first is kept. */
+class DuplicatePreparation extends Error {}
 
 function ingredients(prep: XmlElement, substances: Map<string, SubstanceEntry>): Ingredient[] {
   const out: Ingredient[] = [];
@@ -202,7 +208,7 @@ function buildProduct(prep: XmlElement, ctx: Context): ProductEntry {
   // oddb2xml documents SwissmedicNo5 0 for preparations without a Swissmedic authorisation.
   const swissmedic = no5 !== '' && Number(no5) > 0 ? no5.padStart(5, '0') : null;
   const key = productKey(prep, swissmedic);
-  if (ctx.productKeys.has(key)) throw new RowError(`preparation ${key} appears twice`);
+  if (ctx.productKeys.has(key)) throw new DuplicatePreparation(key);
   const product: ProductEntry = {
     key,
     country: 'CH',
@@ -231,7 +237,8 @@ function addPacks(prep: XmlElement, product: ProductEntry, ctx: Context): void {
       product.packs.push(buildPack(prep, pack, ctx));
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      ctx.log.add(ctx.file, pack.line, error.message);
+      // A pack is part of its preparation's row: reported with its line, the preparation kept.
+      ctx.problems.push({ file: ctx.file, line: pack.line, message: error.message });
     }
   }
   // The product's category when every pack has the same one.
@@ -241,21 +248,23 @@ function addPacks(prep: XmlElement, product: ProductEntry, ctx: Context): void {
 }
 
 function onPreparation(prep: XmlElement, line: number, ctx: Context): void {
-  ctx.read += 1;
   try {
     const product = buildProduct(prep, ctx);
     addPacks(prep, product, ctx);
     ctx.products.push(product);
+    ctx.tally.keep();
   } catch (error) {
-    if (!(error instanceof RowError)) throw error;
-    ctx.log.add(ctx.file, line, error.message);
+    if (error instanceof DuplicatePreparation) ctx.tally.exclude(EXCLUDED.duplicate);
+    else if (error instanceof RowError) ctx.tally.malformedRow(line, error.message);
+    else throw error;
   }
 }
 
 /** Parses the SL's Preparations.xml; malformed preparations and packs are reported and skipped. */
 export function parseChSl(file: string, content: Buffer): AdapterResult {
+  const problems: RowProblem[] = [];
   const ctx: Context = {
-    file, log: new ProblemLog(), releaseDate: null, substances: new Map(), productKeys: new Set(), packKeys: new Set(), products: [], read: 0,
+    file, tally: new RowTally(file, problems), problems, releaseDate: null, substances: new Map(), productKeys: new Set(), packKeys: new Set(), products: [],
   };
   streamRecords(file, content, {
     roots: ['Preparations'],
@@ -265,7 +274,7 @@ export function parseChSl(file: string, content: Buffer): AdapterResult {
   });
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: CH_SL_SOURCE, substances: [...ctx.substances.values()], products: ctx.products },
-    problems: ctx.log.problems,
-    files: [{ file, role: 'Preparations', read: ctx.read, kept: ctx.products.length, skipped: ctx.read - ctx.products.length }],
+    problems,
+    files: [ctx.tally.report('Preparations')],
   };
 }

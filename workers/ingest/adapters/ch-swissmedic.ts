@@ -18,7 +18,9 @@ import { completeGtin } from '../../../resolvers/catalogue/check-digits.ts';
 import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
+import { FileRejectedError, isoFromDayFirst, leadingQuantity, parseDecimal, provisionalNameKey } from './common.ts';
 import { mapColumns } from './ch-swissmedic-columns.ts';
 import { cellText } from './sheet-table.ts';
 import type { ColumnKey } from './ch-swissmedic-columns.ts';
@@ -44,19 +46,23 @@ interface Row {
 
 interface Context {
   file: string;
-  log: ProblemLog;
+  tally: RowTally;
   date1904: boolean;
   products: Map<string, ProductEntry>;
   packKeys: Set<string>;
   substances: Map<string, SubstanceEntry>;
-  kept: number;
 }
 
-/** A date cell (Excel serial, `DD.MM.YYYY` or ISO text) as ISO; '' when empty or not a date. */
+/**
+ * A date cell (Excel serial, `DD.MM.YYYY`, ISO text, or `YYYY/MM/DD` text as some rows of the
+ * published list hold) as ISO; '' when empty or not a date.
+ */
 function dateOf(row: Row, key: ColumnKey, date1904: boolean): string {
   const value = row.raw(key);
   if (typeof value === 'number') return excelDateToIso(value, date1904) ?? '';
   const text = cellText(value);
+  const slashed = /^(\d{4})\/(\d{2})\/(\d{2})$/.exec(text);
+  if (slashed) return isoFromDayFirst(`${slashed[3]}.${slashed[2]}.${slashed[1]}`) ?? '';
   return isoFromDayFirst(text) ?? (/^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : '');
 }
 
@@ -159,13 +165,16 @@ function buildPack(row: Row, no8: string): PackEntry {
 function addRow(row: Row, ctx: Context): void {
   const codes = codesOf(row);
   if (typeof codes === 'string') {
-    ctx.log.add(ctx.file, row.line, codes);
+    ctx.tally.malformedRow(row.line, codes);
     return;
   }
   const { no5, seq, code } = codes;
   const pack = buildPack(row, `${no5}${code}`);
   // A pack number listed twice keeps its first row.
-  if (ctx.packKeys.has(pack.key)) return;
+  if (ctx.packKeys.has(pack.key)) {
+    ctx.tally.exclude(EXCLUDED.duplicate);
+    return;
+  }
   ctx.packKeys.add(pack.key);
   const key = `${no5}-${seq}`;
   let product = ctx.products.get(key);
@@ -174,7 +183,7 @@ function addRow(row: Row, ctx: Context): void {
     ctx.products.set(key, product);
   }
   product.packs.push(pack);
-  ctx.kept += 1;
+  ctx.tally.keep();
 }
 
 function rowReader(sheetRow: SheetRow, index: Partial<Record<ColumnKey, number>>): Row {
@@ -189,22 +198,21 @@ function rowReader(sheetRow: SheetRow, index: Partial<Record<ColumnKey, number>>
 export async function parseChSwissmedic(file: string, content: Buffer): Promise<AdapterResult> {
   const sheet = await readFirstSheet(file, content);
   const { headerRow, index } = mapColumns(file, sheet.rows);
+  const problems: RowProblem[] = [];
   const ctx: Context = {
-    file, log: new ProblemLog(), date1904: sheet.date1904, products: new Map(), packKeys: new Set(), substances: new Map(), kept: 0,
+    file, tally: new RowTally(file, problems), date1904: sheet.date1904, products: new Map(), packKeys: new Set(), substances: new Map(),
   };
-  let read = 0;
   for (const sheetRow of sheet.rows) {
     if (sheetRow.row <= headerRow || sheetRow.cells.every((c) => cellText(c) === '')) continue;
-    read += 1;
     addRow(rowReader(sheetRow, index), ctx);
   }
   // An empty pack list would delete the whole source on ingest: refuse it instead.
-  if (read === 0) throw new FileRejectedError(file, 'no data rows below the header');
+  if (ctx.tally.read === 0) throw new FileRejectedError(file, 'no data rows below the header');
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT, source: CH_SWISSMEDIC_SOURCE, substances: [...ctx.substances.values()], products: [...ctx.products.values()],
     },
-    problems: ctx.log.problems,
-    files: [{ file, role: 'Zugelassene Packungen', read, kept: ctx.kept, skipped: read - ctx.kept }],
+    problems,
+    files: [ctx.tally.report('Zugelassene Packungen')],
   };
 }

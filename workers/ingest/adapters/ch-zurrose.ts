@@ -2,25 +2,28 @@
  * Zur Rose article master `transfer.dat` (Switzerland): fixed width, ISO-8859-1 (read as
  * Windows-1252, of which it is a subset in every printable byte), CRLF, one 97-character
  * record per line. The layout is the one oddb2xml both reads (ZurroseExtractor) and writes
- * (Builder#build_dat, `DAT_LEN`), offsets 0-based:
+ * (Builder#build_dat, `DAT_LEN`), columns 1-based start/length as the IGM record description
+ * gives them (`001-002 RECA`):
  *
- *   0 RECA 2  record type `11`          60 PRMO 6  ex-factory price, Rappen
- *   2 CMUT 1  mutation code (3 = out of trade)  66 PRPU 6  public price, Rappen
- *   3 PHAR 7  pharmacode, zero-padded    72 CKZL 1  1 SL, 2 LPPV, 3 not reimbursed
- *  10 ABEZ 50 description (German)      73 CLAG 1  1 = cold chain
- *  74 CBGG 1  narcotic flag (non-zero)  75 CIKS 1  Swissmedic category A-E (0 or blank: none)
- *  76 ITHE 7  index therapeuticus        83 CEAN 13 GTIN (all zeros: none)
- *  96 CMWS 1  VAT code (1 normal, 2 reduced)
+ *   1 RECA 2  record type `11`          61 PRMO 6  ex-factory price, Rappen
+ *   3 CMUT 1  mutation code (3 = out of trade)  67 PRPU 6  public price, Rappen
+ *   4 PHAR 7  pharmacode, zero-padded    73 CKZL 1  1 SL, 2 LPPV, 3 not reimbursed
+ *  11 ABEZ 50 description (German)      74 CLAG 1  1 = cold chain
+ *  75 CBGG 1  narcotic flag (non-zero)  76 CIKS 1  Swissmedic category A-E (0 or blank: none)
+ *  77 ITHE 7  index therapeuticus        84 CEAN 13 GTIN (all zeros: none)
+ *  97 CMWS 1  VAT code (1 normal, 2 reduced)
  *
  * Each article is its own product and pack, keyed by GTIN, else `pharmacode:<n>`. A repeated
- * pharmacode keeps its FIRST line (as oddb2xml does); later lines are counted as skipped. A
+ * pharmacode keeps its FIRST line (as oddb2xml does); later lines are excluded as duplicates. A
  * second pharmacode with a GTIN already seen is added to that pack as another pharmacode
  * identifier. Veterinary lines ("ad us. vet.", "(vet)") are kept with `veterinary: true`.
  */
 import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, PackEntry, Price, ProductEntry, SourceInfo } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, decodeText, leadingQuantity } from './common.ts';
+import { FileRejectedError, decodeText, leadingQuantity } from './common.ts';
+import { fixedLayout, fixedLines, lineProblem, recordOf } from './fixed-width.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import { VETERINARY_NAME } from './ch-refdata.ts';
 
 export const CH_ZURROSE_FILE = 'transfer.dat';
@@ -33,9 +36,14 @@ export const CH_ZURROSE_SOURCE: SourceInfo = {
   url: 'https://www.zurrose.ch/',
 };
 
-const LINE_LENGTH = 97;
-
 const INSURANCE_LISTING: Record<string, string> = { 1: 'SL', 2: 'LPPV', 3: 'none' };
+
+/** The record layout (1-based start, length, shape of the untrimmed value). */
+const TRANSFER = fixedLayout('transfer.dat', {
+  RECA: [1, 2, /^11$/], CMUT: [3, 1, /^\d$/], PHAR: [4, 7, /^\d{7}$/], ABEZ: [11, 50], PRMO: [61, 6, /^\d{6}$/],
+  PRPU: [67, 6, /^\d{6}$/], CKZL: [73, 1, /^[\d ]$/], CLAG: [74, 1, /^[\d ]$/], CBGG: [75, 1, /^[\d ]$/],
+  CIKS: [76, 1, /^[A-E0 ]$/], ITHE: [77, 7, /^[\d ]{7}$/], CEAN: [84, 13, /^\d{13}$/], CMWS: [97, 1, /^\d$/],
+}, { recordLength: 97, minLength: 97 });
 
 /** One well-formed line. */
 interface DatLine {
@@ -54,50 +62,33 @@ interface DatLine {
   vat: string;
 }
 
-const field = (text: string, start: number, length: number): string => text.slice(start, start + length);
-
-/** Checks the fixed fields; returns the first malformed one's message, or null. */
-function malformed(text: string): string | null {
-  if (text.length < LINE_LENGTH || text.slice(LINE_LENGTH).trim() !== '') return `line has ${text.length} characters, expected ${LINE_LENGTH}`;
-  const checks: Array<[string, number, number, RegExp]> = [
-    ['record type', 0, 2, /^11$/], ['mutation code', 2, 1, /^\d$/], ['pharmacode', 3, 7, /^\d{7}$/],
-    ['ex-factory price', 60, 6, /^\d{6}$/], ['public price', 66, 6, /^\d{6}$/], ['reimbursement code', 72, 1, /^[\d ]$/],
-    ['storage code', 73, 1, /^[\d ]$/], ['narcotic code', 74, 1, /^[\d ]$/], ['Swissmedic category', 75, 1, /^[A-E0 ]$/],
-    ['index therapeuticus', 76, 7, /^[\d ]{7}$/], ['GTIN', 83, 13, /^\d{13}$/], ['VAT code', 96, 1, /^\d$/],
-  ];
-  for (const [name, start, length, pattern] of checks) {
-    const value = field(text, start, length);
-    if (!pattern.test(value)) return `${name} "${value}" at column ${start + 1} is malformed`;
-  }
-  if (/^0+$/.test(field(text, 3, 7))) return 'pharmacode is zero';
-  return null;
-}
-
 /** A line's fields, or the reason it is malformed. */
 function parseLine(text: string, line: number): DatLine | string {
-  const problem = malformed(text);
+  const problem = lineProblem(text, TRANSFER);
   if (problem) return problem;
-  const rawGtin = field(text, 83, 13);
+  const r = recordOf(text, line, TRANSFER);
+  if (/^0+$/.test(r.get('PHAR'))) return 'pharmacode is zero';
+  const rawGtin = r.get('CEAN');
   const gtin = /^0+$/.test(rawGtin) ? null : normaliseGtin(rawGtin);
   if (gtin === null && !/^0+$/.test(rawGtin)) return `GTIN "${rawGtin}" has a wrong check digit`;
-  const description = field(text, 10, 50).trim();
+  const description = r.get('ABEZ');
   if (description === '') return 'description is empty';
-  const category = field(text, 75, 1);
-  const itCode = field(text, 76, 7).trim();
+  const category = r.get('CIKS');
+  const itCode = r.get('ITHE');
   return {
     line,
-    outOfTrade: field(text, 2, 1) === '3',
-    pharmacode: String(Number(field(text, 3, 7))),
+    outOfTrade: r.get('CMUT') === '3',
+    pharmacode: String(Number(r.get('PHAR'))),
     description,
-    exFactoryCents: Number(field(text, 60, 6)),
-    publicCents: Number(field(text, 66, 6)),
-    listing: INSURANCE_LISTING[field(text, 72, 1)] ?? '',
-    coldChain: field(text, 73, 1) === '1',
-    narcotic: /[1-9]/.test(field(text, 74, 1)),
+    exFactoryCents: Number(r.get('PRMO')),
+    publicCents: Number(r.get('PRPU')),
+    listing: INSURANCE_LISTING[r.get('CKZL')] ?? '',
+    coldChain: r.get('CLAG') === '1',
+    narcotic: /[1-9]/.test(r.get('CBGG')),
     category: /[A-E]/.test(category) ? category : '',
     itCode: /^0*$/.test(itCode) ? '' : itCode,
     gtin,
-    vat: field(text, 96, 1),
+    vat: r.get('CMWS'),
   };
 }
 
@@ -135,40 +126,36 @@ function buildProduct(d: DatLine): ProductEntry {
   return product;
 }
 
-/** Parses transfer.dat line by line; malformed lines are reported with their number and skipped. */
+/**
+ * Parses transfer.dat line by line: each line kept, malformed (with its line and why), or
+ * excluded as a duplicate of an earlier line with the same pharmacode.
+ */
 export function parseChZurrose(file: string, content: Buffer): AdapterResult {
-  const log = new ProblemLog();
+  const tally = new RowTally(file);
   const products: ProductEntry[] = [];
   const pharmacodes = new Set<string>();
   const byGtin = new Map<string, PackEntry>();
-  let read = 0;
-  let kept = 0;
-  decodeText(content, 'windows-1252').split('\n').forEach((raw, i) => {
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (text.trim() === '') return;
-    read += 1;
-    const d = parseLine(text, i + 1);
-    if (typeof d === 'string') {
-      log.add(file, i + 1, d);
-      return;
-    }
-    if (pharmacodes.has(d.pharmacode)) return;
+  for (const { line, text } of fixedLines(decodeText(content, 'windows-1252'))) {
+    const d = parseLine(text, line);
+    if (typeof d === 'string') { tally.malformedRow(line, d); continue; }
+    // oddb2xml's own test file repeats articles (and one pharmacode under two names): the first line stands.
+    if (pharmacodes.has(d.pharmacode)) { tally.exclude(EXCLUDED.duplicate); continue; }
     pharmacodes.add(d.pharmacode);
-    kept += 1;
+    tally.keep();
     const same = d.gtin ? byGtin.get(d.gtin) : undefined;
     if (same) {
       same.identifiers.push({ system: 'pharmacode', code: d.pharmacode });
-      return;
+      continue;
     }
     const product = buildProduct(d);
     if (d.gtin) byGtin.set(d.gtin, product.packs[0]!);
     products.push(product);
-  });
+  }
   // Not one line in the layout: another file, or an empty one that would delete the source on ingest.
-  if (kept === 0) throw new FileRejectedError(file, `no line in the transfer.dat layout (${read} lines read)`);
+  if (tally.kept === 0) throw new FileRejectedError(file, `no line in the transfer.dat layout (${tally.read} lines read)`);
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: CH_ZURROSE_SOURCE, products },
-    problems: log.problems,
-    files: [{ file, role: 'article master (fixed width)', read, kept, skipped: read - kept }],
+    problems: tally.problems,
+    files: [tally.report('article master (fixed width)')],
   };
 }

@@ -5,7 +5,9 @@
  * breaks inside quoted fields), each record keeping the line it starts on for problem reports.
  * The tables above it (header row, cells by column name) are in delimited-table.ts; common.ts
  * re-exports the decoders and `parseCsv` for the adapters that read a file their own way.
+ * Quoted fields are read by csv-parse, not by a scanner of drugref's own.
  */
+import { parse } from 'csv-parse/sync';
 
 /**
  * Windows-1252 characters of bytes 0x80-0x9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ);
@@ -102,33 +104,54 @@ export interface SplitOptions {
   looseBlanks?: boolean;
 }
 
+/** Record ends csv-parse splits on: CRLF or LF (a lone CR stays in its field, as Excel writes one in a cell). */
+const RECORD_DELIMITERS = ['\r\n', '\n'];
+
+/** One record as csv-parse gives it with `info`: its fields and the UTF-8 byte offset after it. */
+interface ParsedRecord { record: string[]; info: { bytes: number } }
+
+function parseWithInfo(text: string, delimiter: string, loose: boolean): ParsedRecord[] {
+  const options = {
+    delimiter, record_delimiter: RECORD_DELIMITERS, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, info: true,
+    // Blanks are no content: a quote after them opens a field, and blanks after a closing quote end it.
+    ...(loose ? { ltrim: true, rtrim: true } : {}),
+  } as const;
+  try {
+    return parse(text, options) as unknown as ParsedRecord[];
+  } catch (error) {
+    // A quote left open at the end (a cut file): its field runs to the end, as the register wrote it.
+    if ((error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED') return parse(`${text}"`, options) as unknown as ParsedRecord[];
+    throw error;
+  }
+}
+
+/** LF, CR, and with loose blanks also space and tab: what may precede a record's first field. */
+function skippable(byte: number, loose: boolean): boolean {
+  return byte === 0x0a || byte === 0x0d || (loose && (byte === 0x20 || byte === 0x09));
+}
+
 /**
- * Delimited text with quotes, character by character: quoted fields may hold the delimiter,
- * doubled quotes and line breaks (a quoted CR is kept). The delimiter is a comma unless given.
+ * Delimited text with quotes (csv-parse): quoted fields may hold the delimiter, doubled quotes
+ * and line breaks (a quoted CR is kept); a quote inside an unquoted field is literal (`5" tablet`),
+ * rows may differ in width. Each record keeps the 1-based line it starts on, counted from the
+ * byte offsets csv-parse reports (its own line count counts a quoted CRLF twice). The delimiter
+ * is a comma unless given. Blank lines are no record; in strict mode a line of blanks is one.
  */
 export function parseCsv(text: string, delimiter = ',', options: SplitOptions = {}): CsvRecord[] {
   const loose = options.looseBlanks === true;
+  const bytes = Buffer.from(text, 'utf8');
   const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
+  let at = 0;
   let line = 1;
-  let start = 1;
-  const end = () => {
-    fields.push(field);
-    if (fields.length > 1 || (loose ? fields[0]!.trim() : fields[0]) !== '') records.push({ line: start, fields });
-    fields = []; field = ''; start = line;
-  };
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i]!;
-    if (ch === '\n') line += 1;
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (text[i + 1] === '"') { field += '"'; i += 1; } else quoted = false;
-    } else if (ch === '"' && (loose ? field.trim() : field) === '') { quoted = true; field = ''; } else if (ch === delimiter) { fields.push(field); field = ''; } else if (ch === '\n') end();
-    else if (ch !== '\r') field += ch;
+  for (const { record, info } of parseWithInfo(text, delimiter, loose)) {
+    // Skip the empty lines csv-parse passed over (with loose blanks, lines of blanks too), counting them.
+    while (at < info.bytes && skippable(bytes[at]!, loose)) { if (bytes[at] === 0x0a) line += 1; at += 1; }
+    const start = line;
+    for (; at < info.bytes; at += 1) if (bytes[at] === 0x0a) line += 1;
+    // csv-parse yields a line of blanks as one field; with loose blanks that is no record.
+    if (loose && record.length === 1 && record[0]!.trim() === '') continue;
+    records.push({ line: start, fields: record });
   }
-  end();
   return records;
 }
 
@@ -147,48 +170,50 @@ export function splitRecords(text: string, separator: string): CsvRecord[] {
   return out;
 }
 
-/** True when `text` ends inside a quoted field (a quoted line break follows), read as `parseCsv` reads it. */
-function endsQuoted(text: string, separator: string): boolean {
-  let quoted = false;
-  let fieldStart = true;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') i += 1;
-        else quoted = false;
-      }
-    } else if (ch === '"' && fieldStart) {
-      quoted = true;
-      fieldStart = false;
-    } else fieldStart = ch === separator;
-  }
-  return quoted;
-}
-
 /**
- * The records of a delimited text, as `parseCsv` reads them but line by line: a line without a
- * quote is split plainly (a register of 80 MB in seconds instead of a minute), and a line that
- * ends inside a quoted field (the AIFA H list's `"Codice⏎AIC"` header) is joined with the next.
- * Line ends are dropped before joining, so a quoted line break reads as LF alone.
+ * The records of a delimited text as `parseCsv` reads them, with a quoted CRLF read as LF (the
+ * AIFA H list's `"Codice⏎AIC"` header reads the same whatever line ends the file was saved with)
+ * and lines of blanks skipped.
  */
 export function delimitedRecords(text: string, separator: string): CsvRecord[] {
   const records: CsvRecord[] = [];
-  const lines = text.split('\n');
-  let pending: string | null = null;
-  let start = 0;
-  for (let i = 0; i < lines.length; i += 1) {
-    const raw = lines[i]!;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (pending === null) { pending = line; start = i + 1; } else pending += `\n${line}`;
-    if (pending.includes('"') && endsQuoted(pending, separator) && i < lines.length - 1) continue;
-    if (pending.trim() !== '') records.push({ line: start, fields: splitLine(pending, separator) });
-    pending = null;
+  for (const r of parseCsv(text, separator)) {
+    if (r.fields.length === 1 && r.fields[0]!.trim() === '') continue;
+    records.push({ line: r.line, fields: r.fields.map((f) => (f.includes('\r\n') ? f.replace(/\r\n/g, '\n') : f)) });
   }
   return records;
 }
 
+/**
+ * Fields of many one-record lines at once: lines without a quote split plainly, the others
+ * parsed by csv-parse in one call (a call per line costs far more than its parsing). A line
+ * that would not parse as one record on its own (a quote left open) is split alone.
+ */
+export function splitLines(lines: readonly string[], separator: string): string[][] {
+  const out: string[][] = lines.map((text) => (text.includes('"') ? [] : text.split(separator)));
+  const quoted = lines.flatMap((text, i) => (text.includes('"') ? [i] : []));
+  if (quoted.length === 0) return out;
+  let records: string[][] = [];
+  try {
+    records = parse(quoted.map((i) => lines[i]).join('\n'), { delimiter: separator, relax_quotes: true, relax_column_count: true }) as string[][];
+  } catch {
+    // A quote left open runs to the end of the batch: each line is split alone below.
+  }
+  // No quoted line is empty, so as many records as lines means one record per line.
+  const oneEach = records.length === quoted.length;
+  quoted.forEach((i, k) => { out[i] = oneEach ? records[k]! : splitLine(lines[i]!, separator); });
+  return out;
+}
+
 /** Fields of one line: a plain split unless the line quotes a field (most lines of a register do not). */
 export function splitLine(text: string, separator: string): string[] {
-  return text.includes('"') ? (parseCsv(text, separator)[0]?.fields ?? []) : text.split(separator);
+  if (!text.includes('"')) return text.split(separator);
+  // One record: no line numbers to count, so csv-parse is called without `info` (the AIFA stream calls this per line).
+  const options = { delimiter: separator, relax_quotes: true, relax_column_count: true } as const;
+  try {
+    return (parse(text, options) as string[][])[0] ?? [];
+  } catch (error) {
+    if ((error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED') return (parse(`${text}"`, options) as string[][])[0] ?? [];
+    throw error;
+  }
 }

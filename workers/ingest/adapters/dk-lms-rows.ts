@@ -8,13 +8,27 @@ import type { Ingredient, PackEntry, Price, ProductEntry } from '../snapshot.ts'
 import type { LmsRecord } from './dk-lms-layout.ts';
 
 /** `ååååmmdd` to ISO; blank or zeros (the takst's "none") to undefined. */
-function dateOf(raw: string): string | undefined {
+export function dateOf(raw: string): string | undefined {
   return /^0*$/.test(raw) ? undefined : isoFromCompact(raw) ?? undefined;
 }
 
-/** Strength units of the takst (LMS15 enhedstype 2) as drugref writes them. */
+/**
+ * Strength units of the takst (LMS15, enhedstype 3: `MG`, `MGM` mg/ml, `RGD` mikg/dosis …) as
+ * drugref writes them. A unit code with no denominator may still have one in the text
+ * (`2 MIE/ml` is coded `MIU`). `W/V` ratios (`1:20 W/V`, allergen extracts) are no amount.
+ */
 const STRENGTH_UNITS: Record<string, string> = {
-  MG: 'mg', G: 'g', MCG: 'µg', UG: 'µg', µG: 'µg', IE: 'IU', E: 'U', ML: 'ml', MMO: 'mmol', '%': '%',
+  MG: 'mg', G: 'g', RG: 'µg', IU: 'IU', UN: 'U', MIU: 'MIU', MIL: 'MU', MMO: 'mmol', MOL: 'mol', PC: '%',
+  MGM: 'mg/ml', MGD: 'mg/dose', MGG: 'mg/g', MGL: 'mg/l', MGT: 'mg/h', MGH: 'mg/24 h', MGF: 'mg/72 h', MGS: 'mg/16 h',
+  GDO: 'g/dose', GL: 'g/l', GML: 'g/ml', RGD: 'µg/dose', RGG: 'µg/g', RGH: 'µg/24 h', RGM: 'µg/ml', RGT: 'µg/h',
+  IUD: 'IU/dose', IUG: 'IU/g', IUM: 'IU/ml', MIM: 'MIU/ml', XAM: 'IU/ml', UDO: 'U/dose', UML: 'U/ml', MML: 'mmol/l', MOM: 'mmol/ml',
+  // Not LMS15 codes but the Danish words some exports write in their place.
+  IE: 'IU', E: 'U',
+};
+
+/** Pack size units of the takst (LMS15, enhedstype 4) as their short text gives them. */
+const PACK_UNITS: Record<string, string> = {
+  ST: 'stk.', ML: 'ml', G: 'g', KG: 'kg', LT: 'l', DO: 'doser', SE: 'sæt', HT: 'htgl', HS: 'htgl+solv',
 };
 
 /** The product of one lms01 record; holder and ingredients are filled in from lms09/lms30. */
@@ -67,9 +81,9 @@ export function strengthOf(r: LmsRecord): Pick<Ingredient, 'strength_value' | 's
   const unit = STRENGTH_UNITS[r.get('styrkeEnhed').toUpperCase()];
   if (/^\d+$/.test(numeric) && Number(numeric) > 0 && unit) {
     out.strength_value = Number(numeric) / 1000;
-    // The unit field names the amount only; a concentration's denominator is in the text (`100 IE/ml`).
-    const per = /\/\s*(ml|g|dosis)\s*$/i.exec(r.get('styrkeTekst'))?.[1]?.toLowerCase();
-    out.strength_unit = per ? `${unit}/${per}` : unit;
+    // A code naming the amount only may have its denominator in the text (`2 MIE/ml` coded MIU).
+    const per = unit.includes('/') ? undefined : /\/\s*(ml|g|dosis)\s*$/i.exec(r.get('styrkeTekst'))?.[1]?.toLowerCase();
+    out.strength_unit = per ? `${unit}/${per === 'dosis' ? 'dose' : per}` : unit;
   }
   return out;
 }
@@ -82,20 +96,26 @@ export function ingredientsOf(substances: readonly string[], drug: LmsRecord | u
   }));
 }
 
-/** The pack of one lms02 record. */
-export function packOf(r: LmsRecord): PackEntry {
+/**
+ * The pack of one lms02 record. `udgået` is the date the package leaves the takst: on or
+ * before the takst's own date (system.txt) it is withdrawn, after it still sold until then;
+ * without the takst date any `udgået` date counts as withdrawn. The date is the varenummer's
+ * `valid_to` either way.
+ */
+export function packOf(r: LmsRecord, takstDate?: string): PackEntry {
   const text = r.get('pakningTekst');
+  const until = dateOf(r.get('udgaaet'));
   const pack: PackEntry = {
     key: r.get('varenummer'),
     description: text,
-    identifiers: [{ system: 'dk_varenummer', code: r.get('varenummer') }],
-    // The takst carries a package with an end date only while it runs out of the market.
-    marketing_status: dateOf(r.get('udgaaet')) ? 'withdrawn' : 'active',
+    identifiers: [{ system: 'dk_varenummer', code: r.get('varenummer'), ...(until ? { valid_to: until } : {}) }],
+    marketing_status: until && (takstDate === undefined || until <= takstDate) ? 'withdrawn' : 'active',
   };
   const quantity = leadingQuantity(text);
   const numeric = r.get('pakningNumerisk');
+  const unit = PACK_UNITS[r.get('pakningEnhed').toUpperCase()];
   if (quantity) Object.assign(pack, quantity);
-  else if (/^\d+$/.test(numeric) && Number(numeric) > 0) Object.assign(pack, { units: Number(numeric) / 100, unit: r.get('pakningEnhed').toLowerCase() });
+  else if (/^\d+$/.test(numeric) && Number(numeric) > 0 && unit) Object.assign(pack, { units: Number(numeric) / 100, unit });
   if (r.get('udlevering') !== '') pack.dispensing_category = r.get('udlevering');
   return pack;
 }

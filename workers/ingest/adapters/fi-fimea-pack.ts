@@ -76,6 +76,9 @@ export function fimeaProduct(row: DelimitedRow): ProductEntry {
   if (strength !== '') attributes.vahvuus = strength;
   if (row.get('substituutioryhma') !== '') attributes.substituutioryhma = row.get('substituutioryhma');
   if (flag(row.get('rinnakkaistuonti'))) attributes.rinnakkaistuonti = true;
+  // The day a permit ends (a temporary special permit's PAATTYMISPVM), beside its status (TILANIMI).
+  const ends = date(row, 'paattymispvm');
+  if (ends) attributes.paattymispvm = ends;
   if (Object.keys(attributes).length > 0) product.attributes = attributes;
   return product;
 }
@@ -87,7 +90,18 @@ function packSize(row: DelimitedRow): { units: number; unit: string } | null {
   if (size !== null && size > 0 && factor !== null && factor > 0 && row.get('yksikko') !== '') {
     return { units: Math.round(size * factor * 1000) / 1000, unit: row.get('yksikko') };
   }
-  return leadingQuantity(row.get('pakkauskoko'));
+  return leadingQuantity(row.get('pakkauskoko')) ?? piecesOf(row.get('pakkauskoko'));
+}
+
+/**
+ * Pieces of a pack size Fimea writes as free text without a unit: a total with its blisters
+ * (`100 (2 x 50)` is 100) or a sum of strips (`7 + 7 + 7 + 7` is 28).
+ */
+export function piecesOf(text: string): { units: number; unit: string } | null {
+  const total = /^(\d+)\s*\(\s*\d+\s*[x×]\s*\d+\s*\)$/i.exec(text.trim());
+  if (total) return { units: Number(total[1]), unit: 'kpl' };
+  if (/^\d+(\s*\+\s*\d+)+$/.test(text.trim())) return { units: text.split('+').reduce((sum, n) => sum + Number(n), 0), unit: 'kpl' };
+  return null;
 }
 
 /** The pack of a row; a malformed Vnr or date throws a RowError. */

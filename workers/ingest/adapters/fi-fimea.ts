@@ -8,15 +8,21 @@
  * come as xlsx or as UTF-16 / Windows-1252 text with decimal commas. Each file's role is read
  * from its header, so the published file names (pakkaus1.txt ...) do not matter.
  */
-import { provisionalNameKey, FileRejectedError, ProblemLog, RowError } from './common.ts';
+import { provisionalNameKey, FileRejectedError, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { parseLocaleNumber } from '../../../resolvers/catalogue/strength.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import { readDelimitedTable } from './delimited-table.ts';
 import type { DelimitedTable } from './delimited-table.ts';
-import { FIMEA_REQUIRED, fimeaPack, fimeaProduct, fimeaProductKey } from './fi-fimea-pack.ts';
-import { isKelaHeader, kelaPrices } from './fi-kela.ts';
+import { assignRoles, undatedName } from './file-roles.ts';
+import { NOT_IN_REGISTER, applyAtcTexts, applyFormNames, applySubstitution } from './fi-fimea-codes.ts';
+import { fimeaPack, fimeaProduct, fimeaProductKey } from './fi-fimea-pack.ts';
+import { FI_HEADERS, FI_KNOWN_UNUSED, FI_RULES, isStartingState } from './fi-fimea-roles.ts';
+import type { FiRole } from './fi-fimea-roles.ts';
+import { kelaPrices } from './fi-kela.ts';
 
 export const FI_FIMEA_SOURCE: SourceInfo = {
   id: 'fi-fimea',
@@ -33,79 +39,95 @@ export const FI_PAKKAUS_FILE = 'PAKKAUS.txt';
 export const FI_LAAKEAINE_FILE = 'LAAKEAINE.txt';
 export const FI_KELA_FILE = 'kela_hinnat.txt';
 
-type Role = 'PAKKAUS' | 'LAAKEAINE' | 'Kela';
+const WHAT: Record<FiRole, string> = {
+  PAKKAUS: 'the PAKKAUS columns (PAKKAUSNRO, VNRNRO, LAAKENIMI ...)', LAAKEAINE: 'the LAAKEAINE columns (PAKKAUSNRO, AINENIMI)',
+  Kela: 'the Kela price list columns (Vnr, Myyntihinta ...)', substitution: 'a Vnr and a substitution group column',
+  ATC: 'the ATC table columns (ATCKOODI, SELITES)', LAAKEMUOTO: 'the dose form table columns (LAAKEMUOTOTUN, LAAKEMUOTONIMI)',
+};
 
-function roleOf(header: string[]): Role | null {
-  if (FIMEA_REQUIRED.every((c) => header.includes(c))) return 'PAKKAUS';
-  if (header.includes('pakkausnro') && header.includes('ainenimi')) return 'LAAKEAINE';
-  return isKelaHeader(header) ? 'Kela' : null;
-}
+interface Read { file: InputFile; role: FiRole; table: DelimitedTable }
 
-const isKnownHeader = (keys: string[]): boolean => roleOf(keys) !== null;
-
-interface Read { file: InputFile; role: Role; table: DelimitedTable }
-
-async function readAll(files: InputFile[]): Promise<Read[]> {
+/** The release sorted into roles by content; members it does not read are named, not refused. */
+async function readAll(files: InputFile[]): Promise<{ read: Read[]; unused: FileReport[] }> {
+  const { byRole, unused } = await assignRoles(files, FI_RULES, FI_KNOWN_UNUSED);
   const read: Read[] = [];
-  for (const file of files) {
-    const table = await readDelimitedTable(file, isKnownHeader, 'the PAKKAUS, LAAKEAINE or Kela price list columns');
-    read.push({ file, role: roleOf(table.header)!, table });
+  for (const [role, given] of byRole) {
+    for (const file of given) {
+      if (role === 'PAKKAUS' && isStartingState(undatedName(file.name))) {
+        unused.push(unusedFile(file.name, 'the pack file of the state the release started from: the current pack file states the packs'));
+        continue;
+      }
+      read.push({ file, role, table: await readDelimitedTable(file, FI_HEADERS[role], WHAT[role]) });
+    }
   }
   if (!read.some((r) => r.role === 'PAKKAUS')) {
-    throw new FileRejectedError(FI_PAKKAUS_FILE, 'the basic register pack file (PAKKAUSNRO, VNRNRO, LAAKENIMI ... columns) is missing');
+    const given = files.map((f) => f.name).join(', ') || 'none';
+    throw new FileRejectedError(FI_PAKKAUS_FILE, `the basic register pack file (PAKKAUSNRO, VNRNRO, LAAKENIMI ... columns) is missing among the files given: ${given}`);
   }
-  return read;
+  // Files in the order given, so the report lists them as the user named them.
+  read.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
+  return { read, unused };
 }
 
 /** A pack and the product it was placed in. */
 interface Placed { pack: PackEntry; product: ProductEntry }
 
 interface Context {
-  log: ProblemLog;
+  problems: RowProblem[];
   products: Map<string, ProductEntry>;
   /** Packs by PAKKAUSNRO, with the product each belongs to. */
   packs: Map<string, Placed>;
   substances: Map<string, SubstanceEntry>;
+  /** The dose form code (LAAKEMUOTOTUN) of each product, for the dose form table. */
+  formOf: Map<ProductEntry, string>;
 }
 
-/** Runs `apply` on each row of a table, reporting RowErrors and short or long rows; returns the report. */
-function eachRow(read: Read, log: ProblemLog, apply: (row: DelimitedTable['rows'][number]) => void): FileReport {
-  let skipped = 0;
+type Row = DelimitedTable['rows'][number];
+
+/**
+ * Runs `apply` on each row of a table: a RowError or a short or long row is malformed, a
+ * string returned is the reason the row is excluded; returns the report.
+ */
+function eachRow(read: Read, problems: RowProblem[], apply: (row: Row) => string | void): FileReport {
+  const tally = new RowTally(read.file.name, problems);
   for (const row of read.table.rows) {
     try {
       if (!read.table.workbook && row.width !== read.table.header.length) {
         throw new RowError(`${row.width} fields where the header names ${read.table.header.length}`);
       }
-      apply(row);
+      const excluded = apply(row);
+      if (excluded) tally.exclude(excluded);
+      else tally.keep();
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      log.add(read.file.name, row.line, error.message);
-      skipped += 1;
+      tally.malformedRow(row.line, error.message);
     }
   }
-  const total = read.table.rows.length;
-  return { file: read.file.name, role: read.role, read: total, kept: total - skipped, skipped };
+  return tally.report(read.role);
 }
 
-function addPackRow(row: DelimitedTable['rows'][number], ctx: Context): void {
+function addPackRow(row: Row, ctx: Context): string | void {
   const pack = fimeaPack(row);
-  if (ctx.packs.has(pack.key)) throw new RowError(`PAKKAUSNRO ${pack.key} is listed twice (the first row is kept)`);
+  // The same pack number again (in this file or another pack file): the first row stands.
+  if (ctx.packs.has(pack.key)) return EXCLUDED.duplicate;
   const key = fimeaProductKey(row);
   let product = ctx.products.get(key);
   if (!product) {
     product = fimeaProduct(row);
     ctx.products.set(key, product);
+    if (row.get('laakemuototun') !== '') ctx.formOf.set(product, row.get('laakemuototun'));
   }
   product.packs.push(pack);
   ctx.packs.set(pack.key, { pack, product });
 }
 
 /** LAAKEAINE: the substances of a pack's product, with the product's strength when it has one substance. */
-function addSubstanceRow(row: DelimitedTable['rows'][number], ctx: Context): void {
-  const placed = ctx.packs.get(row.get('pakkausnro'));
-  if (!placed) throw new RowError(`PAKKAUSNRO "${row.get('pakkausnro')}" is not in the pack file`);
+function addSubstanceRow(row: Row, ctx: Context): string | void {
   const name = row.get('ainenimi');
   if (name === '') throw new RowError(`PAKKAUSNRO ${row.get('pakkausnro')}: no AINENIMI`);
+  const placed = ctx.packs.get(row.get('pakkausnro'));
+  // A substance of a pack the pack files given do not list (another state of the release).
+  if (!placed) return NOT_IN_REGISTER;
   const unii = provisionalNameKey(name);
   if (!ctx.substances.has(unii)) ctx.substances.set(unii, { unii, name, names: { fi: name }, provisional: true });
   if (!placed.product.ingredients.some((i) => i.unii === unii)) placed.product.ingredients.push({ unii });
@@ -133,10 +155,11 @@ function applyStrengths(products: Iterable<ProductEntry>): void {
   }
 }
 
-function addKelaRow(header: string[], row: DelimitedTable['rows'][number], byVnr: Map<string, Placed>): void {
+function addKelaRow(header: string[], row: Row, byVnr: Map<string, Placed>): string | void {
   const kela = kelaPrices(header, row);
   const placed = byVnr.get(kela.vnr);
-  if (!placed) throw new RowError(`Vnr ${kela.vnr} is not in Fimea's pack file`);
+  // Kela lists every priced pack; one the register's pack files do not hold is left out.
+  if (!placed) return NOT_IN_REGISTER;
   const { pack, product } = placed;
   pack.prices = [...(pack.prices ?? []), ...kela.prices];
   if (kela.reimbursementRate !== undefined) pack.reimbursement_rate_percent = kela.reimbursementRate;
@@ -146,26 +169,48 @@ function addKelaRow(header: string[], row: DelimitedTable['rows'][number], byVnr
   }
 }
 
-/** Parses Fimea's pack file, optionally its substance file and a Kela price list; bad rows are reported and skipped. */
-export async function parseFiFimea(files: InputFile[]): Promise<AdapterResult> {
-  const read = await readAll(files);
-  const ctx: Context = { log: new ProblemLog(), products: new Map(), packs: new Map(), substances: new Map() };
-  const order: Role[] = ['PAKKAUS', 'LAAKEAINE', 'Kela'];
-  const reports = new Map<Read, FileReport>();
-  for (const role of order) {
-    const byVnr = new Map([...ctx.packs.values()].flatMap((p) => p.pack.identifiers.filter((i) => i.system === 'fi_vnr').map((i) => [i.code, p] as const)));
-    for (const r of read.filter((x) => x.role === role)) {
-      reports.set(r, eachRow(r, ctx.log, (row) => {
-        if (role === 'PAKKAUS') addPackRow(row, ctx);
-        else if (role === 'LAAKEAINE') addSubstanceRow(row, ctx);
-        else addKelaRow(r.table.header, row, byVnr);
-      }));
+function byVnrOf(ctx: Context): Map<string, Placed> {
+  return new Map([...ctx.packs.values()].flatMap((p) => p.pack.identifiers.filter((i) => i.system === 'fi_vnr').map((i) => [i.code, p] as const)));
+}
+
+/** Reads the roles in dependency order: packs, then what attaches to them. */
+function readRole(r: Read, ctx: Context): FileReport {
+  switch (r.role) {
+    case 'PAKKAUS': return eachRow(r, ctx.problems, (row) => addPackRow(row, ctx));
+    case 'LAAKEAINE': return eachRow(r, ctx.problems, (row) => addSubstanceRow(row, ctx));
+    case 'Kela': {
+      const byVnr = byVnrOf(ctx);
+      return eachRow(r, ctx.problems, (row) => addKelaRow(r.table.header, row, byVnr));
     }
+    case 'substitution': {
+      const byVnr = new Map([...byVnrOf(ctx)].map(([vnr, p]) => [vnr, p.product]));
+      return applySubstitution(r, byVnr, ctx.problems);
+    }
+    case 'ATC': return applyAtcTexts(r, [...ctx.products.values()], ctx.problems);
+    case 'LAAKEMUOTO': return applyFormNames(r, ctx.formOf, ctx.problems);
+  }
+}
+
+const ORDER: FiRole[] = ['PAKKAUS', 'LAAKEAINE', 'Kela', 'substitution', 'ATC', 'LAAKEMUOTO'];
+
+/**
+ * Parses a Fimea release (its pack files, substances and code tables), Fimea's substitution
+ * list and a Kela price list; each row is kept, malformed (file:line, why) or excluded by reason.
+ */
+export async function parseFiFimea(files: InputFile[]): Promise<AdapterResult> {
+  const { read, unused } = await readAll(files);
+  const ctx: Context = { problems: [], products: new Map(), packs: new Map(), substances: new Map(), formOf: new Map() };
+  const reports = new Map<Read, FileReport>();
+  for (const role of ORDER) {
+    for (const r of read.filter((x) => x.role === role)) reports.set(r, readRole(r, ctx));
   }
   // An empty register would delete every stored pack of the source on ingest: refuse it instead.
   if (ctx.packs.size === 0) throw new FileRejectedError(FI_PAKKAUS_FILE, 'no usable pack rows below the header');
   applyStrengths(ctx.products.values());
   applyMarketStatus(ctx.products.values());
+  // Problems in file order, as the files were read.
+  const order = new Map(files.map((f, i) => [f.name, i]));
+  const problems = [...ctx.problems].sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
@@ -173,7 +218,7 @@ export async function parseFiFimea(files: InputFile[]): Promise<AdapterResult> {
       substances: [...ctx.substances.values()],
       products: [...ctx.products.values()],
     },
-    problems: ctx.log.problems,
-    files: read.map((r) => reports.get(r)!),
+    problems,
+    files: [...read.map((r) => reports.get(r)!), ...unused],
   };
 }

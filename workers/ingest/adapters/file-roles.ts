@@ -108,10 +108,28 @@ function nameScore(file: InputFile, rule: RoleRule<string>): number {
 export async function assignRoles<R extends string>(
   files: readonly InputFile[], rules: readonly RoleRule<R>[], known: Readonly<Record<string, string>> = {},
 ): Promise<RoleAssignment<R>> {
+  const heads: Buffer[] = [];
+  for (const file of files) heads.push(await headBytes(file));
+  return assignByHeads(files, heads, rules, known);
+}
+
+/**
+ * `assignRoles` for files whose content is in memory (an adapter that reads them whole
+ * anyway): the same answer, without waiting for a disk read.
+ */
+export function assignLoadedRoles<R extends string>(
+  files: readonly InputFile[], rules: readonly RoleRule<R>[], known: Readonly<Record<string, string>> = {},
+): RoleAssignment<R> {
+  return assignByHeads(files, files.map((f) => f.content.subarray(0, HEAD_BYTES)), rules, known);
+}
+
+function assignByHeads<R extends string>(
+  files: readonly InputFile[], heads: readonly Buffer[], rules: readonly RoleRule<R>[], known: Readonly<Record<string, string>>,
+): RoleAssignment<R> {
   const byRole = new Map<R, InputFile[]>();
   const unused: FileReport[] = [];
-  for (const file of files) {
-    const head = await headBytes(file);
+  files.forEach((file, i) => {
+    const head = heads[i]!;
     const text = headText(head);
     let best: { rule: RoleRule<R>; score: number } | null = null;
     for (const rule of rules) {
@@ -122,14 +140,14 @@ export async function assignRoles<R extends string>(
     }
     if (!best) {
       unused.push(unusedFile(file.name, known[undatedName(file.name)] ?? 'not a file this adapter reads (its content matches none of its roles)'));
-      continue;
+      return;
     }
     const taken = byRole.get(best.rule.role) ?? [];
     if (taken.length > 0 && !best.rule.many) {
       throw new FileRejectedError(file.name, `two files hold the ${best.rule.role} (${taken[0]!.name} and ${file.name}); give one release at a time`);
     }
     byRole.set(best.rule.role, [...taken, file]);
-  }
+  });
   return { byRole, unused };
 }
 

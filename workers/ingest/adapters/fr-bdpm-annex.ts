@@ -15,40 +15,44 @@
  */
 import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
 import type { ProductEntry } from '../snapshot.ts';
-import type { InputFile, ProblemLog } from './common.ts';
-import type { Tally } from './fr-bdpm-rows.ts';
-import { CIS, bdpmDate, checkFirstRow, fileLines, firstHref, htmlToText, rowFields } from './fr-bdpm-rows.ts';
+import type { InputFile } from './common.ts';
+import type { RowTally } from '../row-outcome.ts';
+import { CIS, NO_PRODUCT, bdpmDate, checkFirstRow, fileLines, firstHref, htmlToText, rowFields } from './fr-bdpm-rows.ts';
 
 type GenericRole = NonNullable<ProductEntry['generic_groups']>[number]['role'];
 
 const GENERIC_ROLES: Record<string, GenericRole> = { 0: 'princeps', 1: 'generic', 2: 'complementary', 4: 'substitutable' };
 
-/** Reads a file row by row; `apply` returns an error message, true (kept) or false (out of scope). */
+/** A row about a pack CIS_CIP_bdpm.txt does not hold (its medicine is there). */
+const NO_PACK = 'no_pack';
+
+/** Reads a file row by row; `apply` returns an error message, true (kept) or the reason it is excluded. */
 function eachRow(
-  file: InputFile, role: string, columns: number, fits: (f: string[]) => boolean, log: ProblemLog, tally: Tally,
-  apply: (fields: string[]) => string | boolean,
+  file: InputFile, role: string, columns: number, fits: (f: string[]) => boolean, tally: RowTally,
+  apply: (fields: string[]) => string | true | { excluded: string },
 ): void {
   const lines = fileLines(file);
   checkFirstRow(file.name, lines, role, (f) => f.length === columns && fits(f), columns);
   for (const { line, text } of lines) {
     const fields = rowFields(text, columns, true);
     const result = fields.length === columns ? apply(fields) : `expected ${columns} tab-separated fields, got ${fields.length}`;
-    if (typeof result === 'string') log.add(file.name, line, result);
-    tally.count(result === true);
+    if (typeof result === 'string') tally.malformedRow(line, result);
+    else if (result === true) tally.keep();
+    else tally.exclude(result.excluded);
   }
 }
 
 /** CIS_GENER_bdpm.txt → `generic_groups` (and `generic`: false for a princeps, true otherwise). */
-export function applyGenericGroups(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+export function applyGenericGroups(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
   const touched = new Set<ProductEntry>();
-  eachRow(file, 'CIS_GENER_bdpm', 5, (f) => /^\d+$/.test(f[0]!) && CIS.test(f[2]!), log, tally, (fields) => {
+  eachRow(file, 'CIS_GENER_bdpm', 5, (f) => /^\d+$/.test(f[0]!) && CIS.test(f[2]!), tally, (fields) => {
     const [group, label, cis, type] = fields as [string, string, string, string];
     if (!/^\d+$/.test(group)) return `generic group id "${group}" is not a number`;
     if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
     const role = GENERIC_ROLES[type];
     if (!role) return `generic type "${type}" is not 0, 1, 2 or 4`;
     const product = products.get(cis);
-    if (!product) return false;
+    if (!product) return { excluded: NO_PRODUCT };
     const groups = product.generic_groups ?? (product.generic_groups = []);
     if (!groups.some((g) => g.code === group)) groups.push({ code: group, ...(label ? { label } : {}), role });
     touched.add(product);
@@ -88,24 +92,24 @@ function addCondition(product: ProductEntry, condition: string): void {
 }
 
 /** CIS_CPD_bdpm.txt → `dispensing_category` (Liste I / Liste II / Stupéfiant), other conditions in attributes. */
-export function applyConditions(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
-  eachRow(file, 'CIS_CPD_bdpm', 2, (f) => CIS.test(f[0]!), log, tally, ([cis = '', condition = '']) => {
+export function applyConditions(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
+  eachRow(file, 'CIS_CPD_bdpm', 2, (f) => CIS.test(f[0]!), tally, ([cis = '', condition = '']) => {
     if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
     if (!condition) return 'condition is empty';
     const product = products.get(cis);
-    if (!product) return false;
+    if (!product) return { excluded: NO_PRODUCT };
     addCondition(product, condition);
     return true;
   });
 }
 
 /** CIS_MITM.txt → `atc_code` and `attributes.mitm` (medicine of major therapeutic interest). */
-export function applyMitm(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
-  eachRow(file, 'CIS_MITM', 4, (f) => CIS.test(f[0]!), log, tally, ([cis = '', atc = '']) => {
+export function applyMitm(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
+  eachRow(file, 'CIS_MITM', 4, (f) => CIS.test(f[0]!), tally, ([cis = '', atc = '']) => {
     const code = atc.toUpperCase();
     if (!CIS.test(cis) || atcLevel(code) === null) return `expected a CIS code and an ATC code, got "${cis}" and "${atc}"`;
     const product = products.get(cis);
-    if (!product) return false;
+    if (!product) return { excluded: NO_PRODUCT };
     product.atc_code = code;
     product.attributes = { ...product.attributes, mitm: true };
     return true;
@@ -116,9 +120,9 @@ export function applyMitm(file: InputFile, products: Map<string, ProductEntry>, 
  * CIS_InfoImportantes → `attributes.safety_info` (texts, newest first, one per line),
  * `safety_info_url`, `safety_info_from` and `safety_info_until` of the newest note.
  */
-export function applySafetyInfo(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+export function applySafetyInfo(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
   const notes = new Map<ProductEntry, Array<{ from: string; until: string | null; text: string; url?: string }>>();
-  eachRow(file, 'CIS_InfoImportantes', 4, (f) => CIS.test(f[0]!), log, tally, ([cis = '', start = '', end = '', html = '']) => {
+  eachRow(file, 'CIS_InfoImportantes', 4, (f) => CIS.test(f[0]!), tally, ([cis = '', start = '', end = '', html = '']) => {
     if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
     const from = bdpmDate(start);
     const until = end ? bdpmDate(end) : null;
@@ -126,7 +130,7 @@ export function applySafetyInfo(file: InputFile, products: Map<string, ProductEn
     const text = htmlToText(html);
     if (!text) return 'safety information text is empty';
     const product = products.get(cis);
-    if (!product) return false;
+    if (!product) return { excluded: NO_PRODUCT };
     const list = notes.get(product) ?? [];
     list.push({ from, until, text, ...(firstHref(html) ? { url: firstHref(html)! } : {}) });
     notes.set(product, list);
@@ -146,17 +150,17 @@ export function applySafetyInfo(file: InputFile, products: Map<string, ProductEn
 }
 
 /** CIS_CIP_Dispo_Spec.txt → the pack's `availability` (its CIP13 given) or `attributes.availability` (whole medicine). */
-export function applyAvailability(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
-  eachRow(file, 'CIS_CIP_Dispo_Spec', 8, (f) => CIS.test(f[0]!), log, tally, ([cis = '', cip13 = '', code = '', label = '', start = '']) => {
+export function applyAvailability(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
+  eachRow(file, 'CIS_CIP_Dispo_Spec', 8, (f) => CIS.test(f[0]!), tally, ([cis = '', cip13 = '', code = '', label = '', start = '']) => {
     if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
     if (!/^[1-4]$/.test(code) || !label) return `availability status "${code}" "${label}" is not 1 to 4 with a label`;
     if (cip13 && !/^\d{13}$/.test(cip13)) return `CIP13 "${cip13}" is not 13 digits`;
     const product = products.get(cis);
-    if (!product) return false;
+    if (!product) return { excluded: NO_PRODUCT };
     const since = bdpmDate(start);
     if (cip13) {
       const pack = product.packs.find((p) => p.key === cip13);
-      if (!pack) return false;
+      if (!pack) return { excluded: NO_PACK };
       pack.availability = label;
       return true;
     }

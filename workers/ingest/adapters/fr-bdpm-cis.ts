@@ -13,9 +13,10 @@ import { isValidCip13 } from '../../../resolvers/catalogue/check-digits.ts';
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import type { PackEntry, Price, ProductEntry } from '../snapshot.ts';
 import { leadingQuantity, parseFrenchNumber } from './common.ts';
-import type { InputFile, ProblemLog } from './common.ts';
-import type { Tally } from './fr-bdpm-rows.ts';
-import { CIS, bdpmDate, checkFirstRow, fileLines, rowFields } from './fr-bdpm-rows.ts';
+import type { InputFile } from './common.ts';
+import { EXCLUDED } from '../row-outcome.ts';
+import type { RowTally } from '../row-outcome.ts';
+import { CIS, NO_PRODUCT, bdpmDate, checkFirstRow, fileLines, rowFields } from './fr-bdpm-rows.ts';
 
 const CIS_COLUMNS = 12;
 /** 13 columns; the last (indications) is often missing altogether. */
@@ -75,16 +76,18 @@ function readProduct(fields: string[]): ProductEntry | string {
 }
 
 /** Reads CIS_bdpm.txt into products keyed by CIS. */
-export function readProducts(file: InputFile, log: ProblemLog, tally: Tally): Map<string, ProductEntry> {
+export function readProducts(file: InputFile, tally: RowTally): Map<string, ProductEntry> {
   const lines = fileLines(file);
   checkFirstRow(file.name, lines, 'CIS_bdpm', (f) => f.length === CIS_COLUMNS && CIS.test(f[0]!), CIS_COLUMNS);
   const products = new Map<string, ProductEntry>();
   for (const { line, text } of lines) {
     const product = readProduct(rowFields(text, CIS_COLUMNS));
-    if (typeof product === 'string') log.add(file.name, line, product);
-    else if (products.has(product.key)) log.add(file.name, line, `duplicate CIS ${product.key}`);
-    else products.set(product.key, product);
-    tally.count(typeof product !== 'string' && products.get(product.key) === product);
+    if (typeof product === 'string') tally.malformedRow(line, product);
+    else if (products.has(product.key)) tally.exclude(EXCLUDED.duplicate);
+    else {
+      products.set(product.key, product);
+      tally.keep();
+    }
   }
   return products;
 }
@@ -166,7 +169,7 @@ function readPack(fields: string[]): { cis: string; pack: PackEntry } | string {
 }
 
 /** Reads CIS_CIP_bdpm.txt into the packs of the products. */
-export function readPacks(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): void {
+export function readPacks(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
   const lines = fileLines(file);
   checkFirstRow(file.name, lines, 'CIS_CIP_bdpm', (f) => f.length >= CIP_COLUMNS - 1 && f.length <= CIP_COLUMNS
     && CIS.test(f[0]!) && /^\d{13}$/.test(f[6]!), CIP_COLUMNS);
@@ -174,15 +177,13 @@ export function readPacks(file: InputFile, products: Map<string, ProductEntry>, 
   for (const { line, text } of lines) {
     const read = readPack(rowFields(text, CIP_COLUMNS, true));
     const product = typeof read === 'string' ? undefined : products.get(read.cis);
-    if (typeof read === 'string') log.add(file.name, line, read);
-    else if (seen.has(read.pack.key)) log.add(file.name, line, `duplicate CIP13 ${read.pack.key}`);
-    else if (!product) log.add(file.name, line, `CIS ${read.cis} is not a product of CIS_bdpm.txt (or was skipped)`);
+    if (typeof read === 'string') tally.malformedRow(line, read);
+    else if (seen.has(read.pack.key)) tally.exclude(EXCLUDED.duplicate);
+    else if (!product) tally.exclude(NO_PRODUCT);
     else {
       product.packs.push(read.pack);
       seen.add(read.pack.key);
-      tally.count(true);
-      continue;
+      tally.keep();
     }
-    tally.count(false);
   }
 }

@@ -11,9 +11,9 @@
  */
 import type { Ingredient, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { parseFrenchNumber } from './common.ts';
-import type { InputFile, ProblemLog } from './common.ts';
-import type { Tally } from './fr-bdpm-rows.ts';
-import { CIS, checkFirstRow, fileLines, rowFields } from './fr-bdpm-rows.ts';
+import type { InputFile } from './common.ts';
+import type { RowTally } from '../row-outcome.ts';
+import { CIS, NO_PRODUCT, checkFirstRow, fileLines, rowFields } from './fr-bdpm-rows.ts';
 
 /** Prefix of provisional keys of BDPM substance codes. */
 export const BDPM_SUBSTANCE_PREFIX = 'bdpm:';
@@ -99,23 +99,25 @@ function remember(substances: Map<string, SubstanceEntry>, row: CompoRow): Subst
   return known;
 }
 
-function readRows(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): CompoRow[] {
+function readRows(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): CompoRow[] {
   const lines = fileLines(file);
   checkFirstRow(file.name, lines, 'CIS_COMPO_bdpm', (f) => f.length === COMPO_COLUMNS && CIS.test(f[0]!), COMPO_COLUMNS);
   const rows: CompoRow[] = [];
   for (const { line, text } of lines) {
     const row = readCompoRow(line, text);
-    if (typeof row === 'string') log.add(file.name, line, row);
-    else if (!products.has(row.cis)) log.add(file.name, line, `CIS ${row.cis} is not a product of CIS_bdpm.txt (or was skipped)`);
-    else rows.push(row);
-    tally.count(typeof row !== 'string' && products.has(row.cis));
+    if (typeof row === 'string') tally.malformedRow(line, row);
+    else if (!products.has(row.cis)) tally.exclude(NO_PRODUCT);
+    else {
+      rows.push(row);
+      tally.keep();
+    }
   }
   return rows;
 }
 
 /** Adds CIS_COMPO ingredients (SA with their FT moiety) to the products; returns the substances named. */
-export function applyComposition(file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally): SubstanceEntry[] {
-  const rows = readRows(file, products, log, tally);
+export function applyComposition(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): SubstanceEntry[] {
+  const rows = readRows(file, products, tally);
   const moieties = new Map<string, CompoRow>();
   for (const row of rows) {
     const link = `${row.cis}\t${row.link}`;

@@ -12,10 +12,10 @@
  * are out of scope: counted as skipped, not reported as malformed.
  */
 import type { ProductEntry } from '../snapshot.ts';
-import type { InputFile, ProblemLog } from './common.ts';
-import type { Tally } from './fr-bdpm-rows.ts';
+import type { InputFile } from './common.ts';
+import type { RowTally } from '../row-outcome.ts';
 import {
-  CIS, bdpmDate, checkFirstRow, fileLines, htmlToText, rowFields, rowsWithContinuations,
+  CIS, NO_PRODUCT, bdpmDate, checkFirstRow, fileLines, htmlToText, rowFields, rowsWithContinuations,
 } from './fr-bdpm-rows.ts';
 
 type Assessment = NonNullable<ProductEntry['assessments']>[number];
@@ -47,7 +47,7 @@ function byDate(a: Assessment, b: Assessment): number {
 
 /** Adds the SMR or ASMR opinions of one HAS file to the products. */
 export function applyAssessments(
-  kind: 'smr' | 'asmr', file: InputFile, products: Map<string, ProductEntry>, log: ProblemLog, tally: Tally,
+  kind: 'smr' | 'asmr', file: InputFile, products: Map<string, ProductEntry>, tally: RowTally,
 ): void {
   const lines = fileLines(file);
   const role = kind === 'smr' ? 'CIS_HAS_SMR_bdpm' : 'CIS_HAS_ASMR_bdpm';
@@ -56,13 +56,15 @@ export function applyAssessments(
   for (const { line, fields } of rowsWithContinuations(lines, HAS_COLUMNS, /^\d+\t/)) {
     const read = readAssessment(kind, fields);
     if (typeof read === 'string') {
-      log.add(file.name, line, read);
-      tally.count(false);
+      tally.malformedRow(line, read);
       continue;
     }
     const product = products.get(read.cis);
-    tally.count(product !== undefined);
-    if (!product) continue;
+    if (!product) {
+      tally.exclude(NO_PRODUCT);
+      continue;
+    }
+    tally.keep();
     const list = product.assessments ?? (product.assessments = []);
     list.push(read.assessment);
     touched.add(product);
@@ -71,16 +73,18 @@ export function applyAssessments(
 }
 
 /** Reads HAS_LiensPageCT_bdpm.txt: dossier code → URL of the Transparency Committee page. */
-export function readCtLinks(file: InputFile, log: ProblemLog, tally: Tally): Map<string, string> {
+export function readCtLinks(file: InputFile, tally: RowTally): Map<string, string> {
   const lines = fileLines(file);
   checkFirstRow(file.name, lines, 'HAS_LiensPageCT_bdpm', (f) => f.length === CT_COLUMNS && DOSSIER.test(f[0]!), CT_COLUMNS);
   const links = new Map<string, string>();
   for (const { line, text } of lines) {
     const [dossier = '', url = '', ...rest] = rowFields(text, CT_COLUMNS);
     const ok = rest.length === 0 && DOSSIER.test(dossier) && /^https?:\/\/\S+$/i.test(url);
-    if (!ok) log.add(file.name, line, `expected a dossier code CT-nnnn and a URL, got "${dossier}" and "${url}"`);
-    else links.set(dossier.toUpperCase(), url);
-    tally.count(ok);
+    if (!ok) tally.malformedRow(line, `expected a dossier code CT-nnnn and a URL, got "${dossier}" and "${url}"`);
+    else {
+      links.set(dossier.toUpperCase(), url);
+      tally.keep();
+    }
   }
   return links;
 }

@@ -3,32 +3,20 @@
  * quoting, and comes in its own encoding and line ends (CIS_bdpm and the HAS files
  * Windows-1252 with CRLF, CIS_CIP_bdpm UTF-8 with LF since 2024, CIS_CPD with stray
  * `\r\r\n`), so each file is decoded on its own (UTF-8 when valid, else Windows-1252).
- * Also the row tally each file reports, and the small text helpers the BDPM readers share.
+ * Also the small text helpers the BDPM readers share; rows are counted with RowTally (row-outcome.ts).
  */
-import type { FileReport } from '../snapshot.ts';
 import { FileRejectedError, decodeUtf8OrLatin, isoFromCompact, isoFromDayFirst, numberedLines, tabFields } from './common.ts';
 import type { InputFile, NumberedLine } from './common.ts';
 
 /** A CIS code: the 8-digit specialty code (all BDPM files but HAS_LiensPageCT carry it). */
 export const CIS = /^\d{8}$/;
 
-/** Rows read, kept and skipped in one file (FileReport without the file and role). */
-export class Tally {
-  read = 0;
-  kept = 0;
-  skipped = 0;
-
-  /** Counts one row: kept when `ok`, else skipped. */
-  count(ok: boolean): void {
-    this.read += 1;
-    if (ok) this.kept += 1;
-    else this.skipped += 1;
-  }
-
-  report(file: string, role: string): FileReport {
-    return { file, role, read: this.read, kept: this.kept, skipped: this.skipped };
-  }
-}
+/**
+ * A row about a CIS (or a CIP13) this release's CIS_bdpm.txt (or CIS_CIP_bdpm.txt) does not
+ * hold: the BDPM files are exported one by one and a few rows name a medicine the main file
+ * no longer (or not yet) lists. Excluded, not malformed: the row itself reads.
+ */
+export const NO_PRODUCT = 'no_product';
 
 /** A row as tab-separated fields, with the line it starts on. */
 export interface BdpmRow {

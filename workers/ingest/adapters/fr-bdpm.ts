@@ -7,19 +7,26 @@
  * `CIS_InfoImportantes*.txt` and `CIS_CIP_Dispo_Spec.txt` (fr-bdpm-annex).
  *
  * Every file is tab separated without header or quotes, in its own encoding (Windows-1252,
- * or UTF-8 for the newer ones) and line ends. A file's role comes from its name (data.gouv.fr
- * mirrors use `.csv`; InfoImportantes carries a timestamp) and is confirmed by the column
- * count and shape of its first row; a file of another name or shape is refused, never skipped.
+ * or UTF-8 for the newer ones) and line ends. A file's role comes from the column count and
+ * shape of its first rows (fr-bdpm-roles.ts), whatever its name (data.gouv.fr mirrors use
+ * `.csv`; InfoImportantes carries a timestamp); a member of a release no role fits is named
+ * as unused. Every row is kept, malformed, or excluded (a duplicate, a row about a CIS the
+ * release's CIS_bdpm.txt does not hold).
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog } from './common.ts';
+import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
+import { RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
+import { assignLoadedRoles, requireRole } from './file-roles.ts';
+import type { RoleAssignment } from './file-roles.ts';
+import { BDPM_RULES } from './fr-bdpm-roles.ts';
+import type { Role } from './fr-bdpm-roles.ts';
 import { applyAvailability, applyConditions, applyGenericGroups, applyMitm, applySafetyInfo } from './fr-bdpm-annex.ts';
 import { readPacks, readProducts } from './fr-bdpm-cis.ts';
 import { applyComposition } from './fr-bdpm-compo.ts';
 import { applyAssessments, linkAssessments, readCtLinks } from './fr-bdpm-has.ts';
-import { Tally } from './fr-bdpm-rows.ts';
 
 export { bdpmUnits } from './fr-bdpm-cis.ts';
 
@@ -42,81 +49,50 @@ export const FR_BDPM_SOURCE: SourceInfo = {
   url: 'https://base-donnees-publique.medicaments.gouv.fr/telechargement',
 };
 
-type Role =
-  | 'CIS_bdpm' | 'CIS_CIP_bdpm' | 'CIS_COMPO_bdpm' | 'CIS_GENER_bdpm' | 'CIS_CPD_bdpm' | 'CIS_HAS_SMR_bdpm'
-  | 'CIS_HAS_ASMR_bdpm' | 'HAS_LiensPageCT_bdpm' | 'CIS_MITM' | 'CIS_InfoImportantes' | 'CIS_CIP_Dispo_Spec';
-
-/** File name patterns by role, in processing order (products first, then what annotates them). */
-const ROLES: ReadonlyArray<[Role, RegExp]> = [
-  ['CIS_bdpm', /^CIS_bdpm\.(?:txt|csv)$/i],
-  ['CIS_CIP_bdpm', /^CIS_CIP_bdpm\.(?:txt|csv)$/i],
-  ['CIS_COMPO_bdpm', /^CIS_COMPO_bdpm\.(?:txt|csv)$/i],
-  ['CIS_GENER_bdpm', /^CIS_GENER_bdpm\.(?:txt|csv)$/i],
-  ['CIS_CPD_bdpm', /^CIS_CPD_bdpm\.(?:txt|csv)$/i],
-  ['CIS_HAS_SMR_bdpm', /^CIS_HAS_SMR_bdpm\.(?:txt|csv)$/i],
-  ['CIS_HAS_ASMR_bdpm', /^CIS_HAS_ASMR_bdpm\.(?:txt|csv)$/i],
-  ['HAS_LiensPageCT_bdpm', /^(?:CIS_)?HAS_LiensPageCT_bdpm\.(?:txt|csv)$/i],
-  ['CIS_MITM', /^CIS_MITM\.(?:txt|csv)$/i],
-  ['CIS_InfoImportantes', /^CIS_InfoImportantes(?:_\d{8,14})?(?:_bdpm)?\.(?:txt|csv)$/i],
-  ['CIS_CIP_Dispo_Spec', /^CIS_CIP_Dispo_Spec\.(?:txt|csv)$/i],
-];
-
-function baseName(name: string): string {
-  return name.split(/[\\/]/).pop()!;
-}
-
-/** Each file under its role; an unknown name or a second file of one role is refused. */
-function assignRoles(files: InputFile[]): Map<Role, InputFile> {
-  const byRole = new Map<Role, InputFile>();
-  for (const file of files) {
-    const role = ROLES.find(([, pattern]) => pattern.test(baseName(file.name)))?.[0];
-    if (!role) {
-      throw new FileRejectedError(file.name, `not a BDPM export file this adapter reads (expected ${BDPM_CIS_FILE}, ${BDPM_CIP_FILE}, ${BDPM_OPTIONAL_FILES.join(', ')})`);
-    }
-    const earlier = byRole.get(role);
-    if (earlier) throw new FileRejectedError(file.name, `a second ${role} file (${earlier.name} is already one)`);
-    byRole.set(role, file);
-  }
-  if (!byRole.has('CIS_bdpm') || !byRole.has('CIS_CIP_bdpm')) {
-    throw new FileRejectedError(byRole.has('CIS_bdpm') ? BDPM_CIP_FILE : BDPM_CIS_FILE,
-      'file missing: the BDPM adapter needs CIS_bdpm.txt and CIS_CIP_bdpm.txt');
-  }
-  return byRole;
+/** Each file under the role its first rows show; CIS_bdpm and CIS_CIP_bdpm are required. */
+function sortFiles(files: InputFile[]): RoleAssignment<Role> {
+  // An empty member is a download that failed, not a member to pass over.
+  const empty = files.find((f) => f.content.toString('latin1').trim() === '');
+  if (empty) throw new FileRejectedError(empty.name, 'empty: no BDPM row');
+  const assignment = assignLoadedRoles(files, BDPM_RULES);
+  requireRole(assignment, 'CIS_bdpm', BDPM_CIS_FILE);
+  requireRole(assignment, 'CIS_CIP_bdpm', BDPM_CIP_FILE);
+  return assignment;
 }
 
 /** Reads the annotating files (all but CIS, CIP and COMPO) into the products. */
-function annotate(byRole: Map<Role, InputFile>, products: Map<string, ProductEntry>, log: ProblemLog, tallies: Map<Role, Tally>): void {
-  const run = (role: Role, read: (file: InputFile, tally: Tally) => void): void => {
-    const file = byRole.get(role);
+function annotate(byRole: Map<Role, InputFile[]>, products: Map<string, ProductEntry>, tallies: Map<Role, RowTally>): void {
+  const run = (role: Role, read: (file: InputFile, tally: RowTally) => void): void => {
+    const file = byRole.get(role)?.[0];
     if (file) read(file, tallies.get(role)!);
   };
-  run('CIS_GENER_bdpm', (f, t) => applyGenericGroups(f, products, log, t));
-  run('CIS_CPD_bdpm', (f, t) => applyConditions(f, products, log, t));
-  run('CIS_HAS_SMR_bdpm', (f, t) => applyAssessments('smr', f, products, log, t));
-  run('CIS_HAS_ASMR_bdpm', (f, t) => applyAssessments('asmr', f, products, log, t));
-  run('HAS_LiensPageCT_bdpm', (f, t) => linkAssessments(products.values(), readCtLinks(f, log, t)));
-  run('CIS_MITM', (f, t) => applyMitm(f, products, log, t));
-  run('CIS_InfoImportantes', (f, t) => applySafetyInfo(f, products, log, t));
-  run('CIS_CIP_Dispo_Spec', (f, t) => applyAvailability(f, products, log, t));
+  run('CIS_GENER_bdpm', (f, t) => applyGenericGroups(f, products, t));
+  run('CIS_CPD_bdpm', (f, t) => applyConditions(f, products, t));
+  run('CIS_HAS_SMR_bdpm', (f, t) => applyAssessments('smr', f, products, t));
+  run('CIS_HAS_ASMR_bdpm', (f, t) => applyAssessments('asmr', f, products, t));
+  run('HAS_LiensPageCT_bdpm', (f, t) => linkAssessments(products.values(), readCtLinks(f, t)));
+  run('CIS_MITM', (f, t) => applyMitm(f, products, t));
+  run('CIS_InfoImportantes', (f, t) => applySafetyInfo(f, products, t));
+  run('CIS_CIP_Dispo_Spec', (f, t) => applyAvailability(f, products, t));
 }
 
 /** Parses the BDPM export files; malformed rows are reported with their line and skipped. */
 export function parseFrBdpm(files: InputFile[]): AdapterResult {
-  const byRole = assignRoles(files);
-  const tallies = new Map<Role, Tally>([...byRole.keys()].map((role) => [role, new Tally()]));
-  const log = new ProblemLog();
-  const products = readProducts(byRole.get('CIS_bdpm')!, log, tallies.get('CIS_bdpm')!);
-  readPacks(byRole.get('CIS_CIP_bdpm')!, products, log, tallies.get('CIS_CIP_bdpm')!);
-  const compo = byRole.get('CIS_COMPO_bdpm');
-  const substances: SubstanceEntry[] = compo ? applyComposition(compo, products, log, tallies.get('CIS_COMPO_bdpm')!) : [];
-  annotate(byRole, products, log, tallies);
+  const { byRole, unused } = sortFiles(files);
+  const problems: RowProblem[] = [];
+  const tallies = new Map<Role, RowTally>([...byRole].map(([role, [file]]) => [role, new RowTally(file!.name, problems)]));
+  const products = readProducts(byRole.get('CIS_bdpm')![0]!, tallies.get('CIS_bdpm')!);
+  readPacks(byRole.get('CIS_CIP_bdpm')![0]!, products, tallies.get('CIS_CIP_bdpm')!);
+  const compo = byRole.get('CIS_COMPO_bdpm')?.[0];
+  const substances: SubstanceEntry[] = compo ? applyComposition(compo, products, tallies.get('CIS_COMPO_bdpm')!) : [];
+  annotate(byRole, products, tallies);
   const reports: FileReport[] = files.map((file) => {
-    const role = [...byRole].find(([, f]) => f === file)![0];
-    return tallies.get(role)!.report(file.name, role);
+    const role = [...byRole].find(([, f]) => f[0] === file)?.[0];
+    return role ? tallies.get(role)!.report(role) : unused.find((u) => u.file === file.name)!;
   });
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: FR_BDPM_SOURCE, substances, products: [...products.values()] },
-    problems: log.problems,
+    problems,
     files: reports,
   };
 }

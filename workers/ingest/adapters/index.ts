@@ -5,10 +5,12 @@
  */
 import type { StreamedAdapterResult } from '../input.ts';
 import type { AdapterResult } from '../snapshot.ts';
+import type { Queryable } from '../../../platform/db.ts';
 import { CH_ARTIKELSTAMM_FILE, parseChArtikelstamm } from './ch-artikelstamm.ts';
 import { openChArtikelstamm } from './ch-artikelstamm-open.ts';
 import { CH_SL_FILE, parseChSl } from './ch-sl.ts';
 import { CH_SL_GROUPS_FILE, parseChSlGroups } from './ch-sl-groups.ts';
+import { heldGroupProducts } from './ch-sl-groups-held.ts';
 import { CH_REFDATA_FILE, parseChRefdataFiles } from './ch-refdata.ts';
 import { openChRefdataFiles } from './ch-refdata-open.ts';
 import { CH_SWISSMEDIC_FILE, parseChSwissmedic } from './ch-swissmedic.ts';
@@ -27,7 +29,7 @@ import { WHO_ATC_FILE, parseWhoAtcFiles } from './who-atc.ts';
 import { EU_EMA_FILE, parseEuEma } from './eu-ema.ts';
 import { parseDePzn } from './de-pzn.ts';
 import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
-import { NO_FEST_FILE, openNoFest, parseNoFest } from './no-fest.ts';
+import { NO_FEST_FILE, openNoFest, parseNoFestFiles } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { openOpenFdaNdc } from './us-openfda-open.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
@@ -49,6 +51,14 @@ import { IE_HPRA_FILE, parseIeHpra } from './ie-hpra.ts';
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
 
+/**
+ * What an ingest offers an adapter besides its files: the catalogue it writes to, for a file
+ * that updates what the catalogue holds (SL group prices given without their article lists).
+ */
+export interface AdapterContext {
+  catalogue?: Queryable;
+}
+
 export interface SourceAdapter {
   /** Name used on the command line and as the source id where the adapter fixes one. */
   id: string;
@@ -58,14 +68,14 @@ export interface SourceAdapter {
   /** Optional extra files the adapter reads when given. */
   optionalFiles?: string[];
   /** Parses the files; asynchronous because some formats (xlsx) are read by asynchronous libraries. */
-  parse(files: InputFile[]): Promise<AdapterResult>;
+  parse(files: InputFile[], context?: AdapterContext): Promise<AdapterResult>;
   /**
    * Opens the files for a streamed ingest, where the format allows it (national registers):
    * the same snapshot, problems and file reports as `parse`, but products and packs are read
    * from disk while the engine writes them, so memory stays flat. `drugref ingest` and the
    * sync worker use it when present.
    */
-  open?(files: InputFile[]): Promise<StreamedAdapterResult>;
+  open?(files: InputFile[], context?: AdapterContext): Promise<StreamedAdapterResult>;
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -142,10 +152,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'ch-sl-groups',
-    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...)',
+    description: 'SL pharma group prices (bag_sl_group_prices.csv) with the article lists mapping GTINs to group codes (weleda_arzneimittel.csv ...); alone, re-prices the packs the catalogue holds',
     files: [CH_SL_GROUPS_FILE],
     optionalFiles: ['weleda_arzneimittel.csv', 'wala_arzneimittel.csv'],
-    parse: async (files) => parseChSlGroups(files),
+    parse: async (files, context) => parseChSlGroups(files, context?.catalogue ? await heldGroupProducts(context.catalogue) : undefined),
   },
   {
     id: 'ch-artikelstamm',
@@ -216,17 +226,17 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'dk-lms',
-    description: 'Danish medicine price list (Lægemiddelstyrelsen takst, fixed width ISO-8859-1): lms01.txt drugs, lms02.txt packages and optionally lms03.txt prices, lms09.txt firms, lms30.txt substances',
+    description: 'Danish medicine price list (Lægemiddelstyrelsen takst release folder, fixed width, CP850/ISO-8859-1; role by record layout, dated names accepted): lms01 drugs, lms02 packages and optionally lms03 prices, lms09 firms, lms12 ATC texts, lms30 substances, system.txt takst date; other members named unused',
     files: DK_LMS_FILES,
     optionalFiles: DK_LMS_OPTIONAL_FILES,
     parse: async (files) => parseDkLms(files),
   },
   {
     id: 'no-fest',
-    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff',
+    description: 'Norwegian FEST M30 XML (fest251.xml from fest251.zip, or documents holding some of its catalogues, read together): LegemiddelMerkevare, Legemiddelpakning with prices and refusjon, VirkestoffMedStyrke, Virkestoff; a partial document updates what it holds',
     files: [NO_FEST_FILE],
-    parse: parseSingle(NO_FEST_FILE, parseNoFest),
-    open: (files) => openNoFest(files),
+    parse: (files, context) => parseNoFestFiles(files, context?.catalogue),
+    open: (files, context) => openNoFest(files, context?.catalogue),
   },
   {
     id: 'es-cima',
@@ -244,9 +254,9 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'fi-fimea',
-    description: 'Finnish Fimea basic register (perusrekisteri PAKKAUS and LAAKEAINE, ; separated Windows ANSI) with Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers',
+    description: 'Finnish Fimea basic register release folder (perusrekisteri pack files, LAAKEAINE, the ATC and dose form tables; ; separated Windows ANSI), Fimea\'s substitution list (GS-ladattava) and Kela\'s price list by Vnr (xlsx or UTF-16/Windows-1252 text); roles read from the headers, other members named unused',
     files: [FI_PAKKAUS_FILE],
-    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE],
+    optionalFiles: [FI_LAAKEAINE_FILE, FI_KELA_FILE, 'atc.txt', 'laakemuoto.txt', 'GS-ladattava.txt'],
     parse: async (files) => parseFiFimea(files),
   },
   {
@@ -258,7 +268,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'it-aifa',
-    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv), optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header)',
+    description: 'Italian AIFA open data: confezioni_fornitura.csv (or the older confezioni.csv) or a BDFN extract as the register, optionally PA_confezioni.csv, the Classe A / Classe H lists per principio attivo and Lista_farmaci_equivalenti.csv (role read from the header); the price lists alone become source it-aifa-prezzi',
     files: [IT_AIFA_FILE],
     optionalFiles: IT_AIFA_OPTIONAL_FILES,
     parse: async (files) => parseItAifa(files),
@@ -266,7 +276,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'pt-infomed',
-    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão',
+    description: 'Portuguese Infarmed Infomed export with presentations (lista_infomed.csv `;` Windows-1252, or xlsx): Nº Registo, CNPEM, DCI, dosagem, PVP, preço de referência, escalão; or the medicines list Infomed exports (UTF-8, `,`, no Nº Registo) as products without packs',
     files: [PT_INFOMED_FILE],
     parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
   },

@@ -12,17 +12,30 @@
  *   massimo di cessione €;]Titolare AIC;(Codice) AIC;Codice Gruppo Equivalenza;...;
  * - lista di trasparenza (`Lista_farmaci_equivalenti.csv`): Principio attivo;Confezione di
  *   riferimento;ATC;AIC;Farmaco;Confezione;Ditta;Prezzo riferimento SSN;Prezzo Pubblico <date>;
- *   Differenza;Nota;Codice gruppo equivalenza.
+ *   Differenza;Nota;Codice gruppo equivalenza (CP1252, CRLF, prices `5,63 €`, AIC without its leading zero);
+ * - Banca Dati Farmaci extract (`BDFN_MEDICINALE_SPOR_<ddmmyyyy>_tracciato.csv`, UTF-8 with BOM, 49
+ *   columns, one row per pack × route × substance, SPOR term ids): CODICE_MEDICINALE;ID_PACKAGE;AIC;
+ *   ...;DEN_TITOLARE;...;DENOM_MEDICINALE;...;DESCRIZIONE_VIA_SOMMIN;...;DESCRIZIONE_PA;OPERATORE;
+ *   DOSAGGIO_QTA_MIN_NUM;...;DESCRIZ_CONFEZIONE;...;CODICE_ATC;FK_FASCIA_PTN;SIGLA_FORNITURA;...
  */
 import { columnStartingWith } from './delimited-table.ts';
 
-export type AifaRole = 'register' | 'ingredients' | 'class_a' | 'class_h' | 'transparency';
+export type AifaRole = 'register' | 'bdfn' | 'ingredients' | 'class_a' | 'class_h' | 'transparency';
 
 /** Header keys (lower case) of the register columns read; the older lower-case file uses the same names. */
 export const REGISTER_COLUMNS = {
   aic: 'codice_aic', product: 'cod_farmaco', name: 'denominazione', description: 'descrizione',
   holder: 'ragione_sociale', status: 'stato_amministrativo', procedure: 'tipo_procedura', form: 'forma',
   atc: 'codice_atc', substances: 'pa_associati', supply: 'fornitura', leaflet: 'link_fi', spc: 'link_rcp', link: 'link',
+} as const;
+
+/** Header keys of the BDFN extract's columns read (its third column is `AIC`, with the leading zero). */
+export const BDFN_COLUMNS = {
+  aic: 'aic', product: 'codice_farmaco', name: 'denom_medicinale', description: 'descriz_confezione', holder: 'den_titolare',
+  status: 'stato_amm_short_conf', procedure: 'desc_tipo_proced', form: 'descrizione_forma_farm', route: 'descrizione_via_sommin',
+  substance: 'descrizione_pa', operator: 'operatore', min: 'dosaggio_qta_min_num', max: 'dosaggio_qta_max_num', unit: 'sigla_um_num',
+  per: 'dosaggio_qta_min_den', perUnit: 'sigla_um_den', atc: 'codice_atc', band: 'fk_fascia_ptn', supply: 'sigla_fornitura',
+  authorised: 'data_efficacia_autor', evCode: 'xevmpd',
 } as const;
 
 export const INGREDIENT_COLUMNS = { aic: 'codice_aic', substance: 'principio_attivo', quantity: ['quantita', 'quantità'], unit: ['unita_misura', 'unità_misura'] } as const;
@@ -38,6 +51,7 @@ export const REFERENCE_PRICE = 'prezzo riferimento ssn';
 /** The role a header says a file has, or null when it is none of the AIFA files. */
 export function roleOfHeader(keys: readonly string[], fileName: string): AifaRole | null {
   if (keys.includes(REGISTER_COLUMNS.aic) && keys.includes(REGISTER_COLUMNS.name)) return 'register';
+  if (keys.includes(BDFN_COLUMNS.aic) && keys.includes(BDFN_COLUMNS.name) && keys.includes(BDFN_COLUMNS.description)) return 'bdfn';
   if (keys.includes(INGREDIENT_COLUMNS.aic) && keys.includes(INGREDIENT_COLUMNS.substance)) return 'ingredients';
   const hasAic = PRICE_LIST_AIC.some((c) => keys.includes(c));
   if (hasAic && keys.includes(REFERENCE_PRICE)) return 'transparency';

@@ -13,6 +13,8 @@
  * The equivalence group code and the transparency note are kept as product attributes.
  */
 import type { PackEntry, Price, ProductEntry } from '../snapshot.ts';
+import { EXCLUDED } from '../row-outcome.ts';
+import type { RowTally } from '../row-outcome.ts';
 import { parseFrenchNumber } from './common.ts';
 import type { DelimitedRow, DelimitedTable } from './delimited-table.ts';
 import { columnStartingWith, pickColumn } from './delimited-table.ts';
@@ -22,7 +24,10 @@ import {
 import type { AifaRole } from './it-aifa-files.ts';
 import { aicOf } from './it-aifa-register.ts';
 
-type PriceRole = Extract<AifaRole, 'class_a' | 'class_h' | 'transparency'>;
+/** Exclusion reason of a file beside the register naming a pack the register does not hold. */
+export const NOT_IN_REGISTER = 'not_in_register';
+
+export type PriceRole = Extract<AifaRole, 'class_a' | 'class_h' | 'transparency'>;
 
 /** A price column: its header key and the kind of price it holds. */
 interface PriceColumn { column: string; kind: string }
@@ -89,24 +94,26 @@ function addValue(attributes: Record<string, string | number | boolean>, name: s
 }
 
 /**
- * Reads one price list: rows with an invalid AIC, an AIC the register lacks (`inRegister`) or an
- * unreadable price are reported by line; the others are kept by AIC for `applyPriceRow`.
+ * Reads one price list into its file's tally: a short row, a row with an invalid AIC or an
+ * unreadable price is malformed; a row of a pack the register lacks (`inRegister`) is excluded (`not_in_register`: the
+ * list outlives packs the register has revoked), as is a second row of one AIC (`duplicate`). The
+ * others are kept by AIC for `applyPriceRow`.
  */
-export function readPriceList(
-  table: DelimitedTable, role: PriceRole, fileName: string, inRegister: (aic: string) => boolean,
-  report: (line: number, message: string) => void,
-): PriceList {
+export function readPriceList(table: DelimitedTable, role: PriceRole, fileName: string, inRegister: (aic: string) => boolean, tally: RowTally): PriceList {
   const aicColumn = pickColumn(table.header, PRICE_LIST_AIC)!;
   const list: PriceList = { role, columns: priceColumns(table, role), validFrom: listDate(table, role, fileName), rows: new Map() };
   for (const row of table.rows) {
+    // A short row (a file cut off) may lack its prices: never read it as a pack without them.
+    if (!table.workbook && row.width < table.header.length) { tally.malformedRow(row.line, `row has ${row.width} fields, the header ${table.header.length}`); continue; }
     const raw = row.get(aicColumn);
     const aic = aicOf(raw);
-    const prices = aic && inRegister(aic) ? pricesOf(row, list) : null;
-    const problem = !aic ? `AIC "${raw}" is not a valid AIC`
-      : !inRegister(aic) ? `AIC ${aic} is not in the register file (price not kept)`
-        : typeof prices === 'string' ? prices : null;
-    if (problem) report(row.line, problem);
-    else list.rows.set(aic!, row);
+    if (!aic) { tally.malformedRow(row.line, `AIC "${raw}" is not a valid AIC`); continue; }
+    if (!inRegister(aic)) { tally.exclude(NOT_IN_REGISTER); continue; }
+    if (list.rows.has(aic)) { tally.exclude(EXCLUDED.duplicate); continue; }
+    const prices = pricesOf(row, list);
+    if (typeof prices === 'string') { tally.malformedRow(row.line, prices); continue; }
+    tally.keep();
+    list.rows.set(aic, row);
   }
   return list;
 }

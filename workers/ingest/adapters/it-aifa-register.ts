@@ -15,6 +15,8 @@ import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../sna
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS as C } from './it-aifa-files.ts';
+import { EXCLUDED } from '../row-outcome.ts';
+import type { RowTally } from '../row-outcome.ts';
 
 /** What the register rows build: products by key, and the product key of every AIC kept. */
 export interface RegisterState {
@@ -94,7 +96,8 @@ function newProduct(row: DelimitedRow, aic6: string, label: string, state: Regis
 
 function packOf(row: DelimitedRow, aic: string, packText: string): PackEntry {
   const description = row.get(C.description);
-  const active = row.get(C.status).toLowerCase() === 'autorizzata';
+  // A price list names no status: a pack it prices is sold (the register's own rows always name one).
+  const active = ['autorizzata', ''].includes(row.get(C.status).toLowerCase());
   const pack: PackEntry = {
     key: aic,
     description,
@@ -107,23 +110,38 @@ function packOf(row: DelimitedRow, aic: string, packText: string): PackEntry {
   return pack;
 }
 
-/** The AIC and AIC6 of a usable register row, or the problem that makes it unusable. */
-export function checkRegisterRow(row: DelimitedRow, width: number, seen: (aic: string) => boolean): { aic: string; aic6: string } | string {
-  if (row.width < width) return `row has ${row.width} fields, the header ${width}`;
+/** Why a row is not kept: malformed (with why) or excluded for a named reason (a repeated AIC). */
+export type RowSkip = { malformed: string } | { excluded: string; why: string };
+
+/** The AIC and AIC6 of a usable register row, or why it is not kept. */
+export function checkRegisterRow(row: DelimitedRow, width: number, seen: (aic: string) => boolean): { aic: string; aic6: string } | RowSkip {
+  if (row.width < width) return { malformed: `row has ${row.width} fields, the header ${width}` };
   const raw = row.get(C.aic);
   const aic = aicOf(raw);
-  if (!aic) return `CODICE_AIC "${raw}" is not a valid AIC (9 digits, Code 32 check digit)`;
-  if (seen(aic)) return `AIC ${aic} is listed twice (the first row is kept)`;
-  if (row.get(C.name) === '') return `AIC ${aic}: no DENOMINAZIONE`;
+  if (!aic) return { malformed: `CODICE_AIC "${raw}" is not a valid AIC (9 digits, Code 32 check digit)` };
+  // The same pack again: the register lists it on purpose (a copy re-exported), the first row is kept.
+  if (seen(aic)) return { excluded: EXCLUDED.duplicate, why: `AIC ${aic} is listed twice (the first row is kept)` };
+  if (row.get(C.name) === '') return { malformed: `AIC ${aic}: no DENOMINAZIONE` };
   const aic6 = (row.get(C.product) || aic.slice(0, 6)).padStart(6, '0');
-  if (aic6 !== aic.slice(0, 6)) return `AIC ${aic}: COD_FARMACO ${aic6} is not its first six digits`;
+  if (aic6 !== aic.slice(0, 6)) return { malformed: `AIC ${aic}: COD_FARMACO ${aic6} is not its first six digits` };
   return { aic, aic6 };
 }
 
-/** Adds one register row; returns the problem when the row cannot be used. */
-export function addRegisterRow(row: DelimitedRow, width: number, state: RegisterState): string | null {
+/** True when a check result is a skip, not a usable row. */
+export function isSkip<T extends object>(result: T | RowSkip): result is RowSkip {
+  return 'malformed' in result || 'excluded' in result;
+}
+
+/** Counts a skipped row in its file's tally. */
+export function tallySkip(tally: RowTally, line: number, skip: RowSkip): void {
+  if ('malformed' in skip) tally.malformedRow(line, skip.malformed);
+  else tally.exclude(skip.excluded);
+}
+
+/** Adds one register row (the register's, or a BDFN or list row read through its columns); returns why it was not kept, or null. */
+export function addRegisterRow(row: DelimitedRow, width: number, state: RegisterState): RowSkip | null {
   const checked = checkRegisterRow(row, width, (aic) => state.packs.has(aic));
-  if (typeof checked === 'string') return checked;
+  if (isSkip(checked)) return checked;
   const { aic, aic6 } = checked;
   const { label, pack: packText } = splitDescription(row.get(C.description));
   const probe = newProduct(row, aic6, label, state);

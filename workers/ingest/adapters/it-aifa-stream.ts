@@ -17,17 +17,20 @@
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
-import { FileRejectedError, ProblemLog } from './common.ts';
+import type { FileReport } from '../row-outcome.ts';
+import { RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
+import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { AIFA_HEADER_SEARCH_LINES, columnIndex, dataRow, headerCells } from './delimited-table.ts';
-import { detectSeparator, splitLine } from './delimited-text.ts';
+import { detectSeparator, splitLine, splitLines } from './delimited-text.ts';
 import type { DelimitedRow } from './delimited-table.ts';
 import { REGISTER_COLUMNS, roleOfHeader } from './it-aifa-files.ts';
 import type { AifaRole } from './it-aifa-files.ts';
-import { addRegisterRow, checkRegisterRow, registerSubstance } from './it-aifa-register.ts';
+import { addRegisterRow, checkRegisterRow, isSkip, registerSubstance, tallySkip } from './it-aifa-register.ts';
 import type { RegisterState } from './it-aifa-register.ts';
 import {
-  IT_AIFA_SOURCE, completeProduct, fileReport, openWhole, parseItAifa, readAnnexes,
+  IT_AIFA_SOURCE, completeProduct, openWhole, parseItAifa, readAnnexes, reports, unusedAifaFile,
 } from './it-aifa.ts';
 import type { Annexes, Opened } from './it-aifa.ts';
 import { fileLines, isUtf8File } from './line-stream.ts';
@@ -59,36 +62,48 @@ async function lineHeader(file: InputFile): Promise<LineFile | null> {
   return null;
 }
 
+/** Lines split together: csv-parse is called once per batch of quoted lines, not once per line. */
+const BATCH_LINES = 1000;
+
 /** The data rows after a one-line header (the register's, in both passes). */
 async function* lineRows(source: LineFile): AsyncGenerator<DelimitedRow> {
-  for await (const { line, text } of fileLines(source.file, source.encoding)) {
-    if (line <= source.headerLine) continue;
-    const row = dataRow(source.index, line, splitLine(text, source.separator));
-    if (row) yield row;
+  let batch: Array<{ line: number; text: string }> = [];
+  const rows = function* (): Generator<DelimitedRow> {
+    const fields = splitLines(batch.map((b) => b.text), source.separator);
+    for (const [i, { line }] of batch.entries()) {
+      const row = dataRow(source.index, line, fields[i]!);
+      if (row) yield row;
+    }
+    batch = [];
+  };
+  for await (const numbered of fileLines(source.file, source.encoding)) {
+    if (numbered.line <= source.headerLine) continue;
+    batch.push(numbered);
+    if (batch.length === BATCH_LINES) yield* rows();
   }
+  yield* rows();
 }
 const registerRows = lineRows;
 
 /** A file beside the register as a table, read line by line (no decoded copy of the whole file), or whole when its header spans lines. */
-async function openAnnex(file: InputFile, head: LineFile | null): Promise<Opened> {
+async function openAnnex(file: InputFile, head: LineFile | null): Promise<Opened | null> {
   if (!head) return openWhole(file);
   const rows: DelimitedRow[] = [];
   for await (const row of lineRows(head)) rows.push(row);
   return { file, role: head.role, table: { header: head.header, headerText: head.headerText, rows, workbook: false } };
 }
 
-interface Checked { read: number; kept: number; contiguous: boolean; aics: Set<string> }
+interface Checked { tally: RowTally; skipped: Set<number>; contiguous: boolean; aics: Set<string> }
 
-/** First pass: every row checked and its substance collected; AIC6 runs checked for contiguity. */
-async function checkRegister(register: Register, log: ProblemLog, substances: Map<string, SubstanceEntry>): Promise<Checked> {
-  const checked: Checked = { read: 0, kept: 0, contiguous: true, aics: new Set() };
+/** First pass: every row checked into the register's tally and its substance collected; AIC6 runs checked for contiguity. */
+async function checkRegister(register: Register, problems: RowProblem[], substances: Map<string, SubstanceEntry>): Promise<Checked> {
+  const checked: Checked = { tally: new RowTally(register.file.name, problems), skipped: new Set(), contiguous: true, aics: new Set() };
   const closed = new Set<string>();
   let current: string | null = null;
   for await (const row of registerRows(register)) {
-    checked.read += 1;
     const result = checkRegisterRow(row, register.width, (aic) => checked.aics.has(aic));
-    if (typeof result === 'string') { log.add(register.file.name, row.line, result); continue; }
-    checked.kept += 1;
+    if (isSkip(result)) { tallySkip(checked.tally, row.line, result); checked.skipped.add(row.line); continue; }
+    checked.tally.keep();
     checked.aics.add(result.aic);
     if (row.get(REGISTER_COLUMNS.substances) !== '') registerSubstance(row.get(REGISTER_COLUMNS.substances), substances);
     if (result.aic6 !== current) {
@@ -125,31 +140,32 @@ export async function openItAifa(files: InputFile[]): Promise<StreamedAdapterRes
   const registers = heads.filter((h): h is Register => h?.role === 'register');
   if (registers.length !== 1) return parseItAifa(files);
   const register = registers[0]!;
-  const log = new ProblemLog();
+  const problems: RowProblem[] = [];
   const substances = new Map<string, SubstanceEntry>();
-  const checked = await checkRegister(register, log, substances);
+  const checked = await checkRegister(register, problems, substances);
   // A re-sorted copy cannot be grouped in one pass: read it whole, as `parse` does.
   if (!checked.contiguous) return parseItAifa(files);
   // An empty register would delete every stored AIFA pack on ingest: refuse it instead.
-  if (checked.kept === 0) throw new FileRejectedError(register.file.name, 'no usable AIC rows below the header');
+  if (checked.tally.kept === 0) throw new FileRejectedError(register.file.name, 'no usable AIC rows below the header');
   const others: Opened[] = [];
-  for (const [i, file] of files.entries()) if (file !== register.file) others.push(await openAnnex(file, heads[i]!));
-  const annexes = readAnnexes(others, (aic) => checked.aics.has(aic), log, substances);
+  const unused = new Map<InputFile, FileReport>();
+  for (const [i, file] of files.entries()) {
+    if (file === register.file) continue;
+    const o = await openAnnex(file, heads[i]!);
+    if (o) others.push(o);
+    else unused.set(file, unusedAifaFile(file));
+  }
+  const annexes = readAnnexes(others, (aic) => checked.aics.has(aic), problems, substances);
   checked.aics.clear();
-  const skip = new Set(log.problems.filter((p) => p.file === register.file.name).map((p) => p.line));
+  annexes.tallies.set(register.file, checked.tally);
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,
       source: IT_AIFA_SOURCE,
       substances: [...substances.values()],
-      products: products(register, skip, annexes),
+      products: products(register, checked.skipped, annexes),
     },
-    problems: log.problems,
-    files: files.map((f) => {
-      if (f === register.file) return fileReport(f, 'register', checked.read, checked.kept);
-      const o = others.find((x) => x.file === f)!;
-      return fileReport(f, o.role, o.table.rows.length, annexes.kept.get(f) ?? 0);
-    }),
+    problems,
+    files: reports(files, [...others, register], unused, annexes.tallies),
   };
 }
-

@@ -35,9 +35,24 @@ function unescape(raw: string): string {
 /** Dispensing statuses of the Geneesmiddelenwet, by code. */
 const AFLEVERSTATUS = new Set(['UR', 'UA', 'UAD', 'AV']);
 
-/** Codes of an afleverstatus as written (`UR`, `UR - Uitsluitend recept`, `UA;UAD`). */
+/**
+ * The statuses as the export spells them out in words (`Uitsluitend recept`, `Algemene verkoop
+ * [conform voorwaarden CBG AV-lijst …]`), longest first so `… apotheek of drogist` is not read as `… apotheek`.
+ */
+const AFLEVERSTATUS_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/^uitsluitend recept/i, 'UR'],
+  [/^uitsluitend apotheek of drogist/i, 'UAD'],
+  [/^uitsluitend apotheek/i, 'UA'],
+  [/^algemene verkoop/i, 'AV'],
+];
+
+/** Codes of an afleverstatus as written (`UR`, `UR - Uitsluitend recept`, `UA;UAD`, `Uitsluitend recept`). */
 function dispensingCodes(raw: string): string[] {
-  return raw.split(';').map((part) => part.trim().split(/[\s-]/)[0]!.toUpperCase()).filter((c) => AFLEVERSTATUS.has(c));
+  return raw.split(';').map((part) => {
+    const text = part.trim();
+    const worded = AFLEVERSTATUS_WORDS.find(([words]) => words.test(text));
+    return worded ? worded[1] : text.split(/[\s-]/)[0]!.toUpperCase();
+  }).filter((c) => AFLEVERSTATUS.has(c));
 }
 
 /** ISO date of `2010-03-01`, `01-03-2010`, `01/03/2010` or `2010/03/01` (releases differ); null otherwise. */

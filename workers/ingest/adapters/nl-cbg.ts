@@ -9,9 +9,10 @@
  * of megabytes; `parse` reads it whole. Both give the same snapshot and problems.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, FileReport, ProductEntry, SourceInfo } from '../snapshot.ts';
+import type { AdapterResult, ProductEntry, SourceInfo } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
-import { FileRejectedError, ProblemLog, decodeUtf8OrLatin, numberedLines } from './common.ts';
+import { FileRejectedError, decodeUtf8OrLatin, numberedLines } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import type { InputFile, NumberedLine } from './common.ts';
 import { fileLines, isUtf8File } from './line-stream.ts';
 import { columnKey, readNlProduct } from './nl-cbg-rows.ts';
@@ -57,34 +58,40 @@ function readLine(header: Header, { line, text }: NumberedLine, substances: NlSu
   return readNlProduct(row, substances);
 }
 
+/** The first pass over the export: each line's outcome, and the keys kept so far. */
 interface Pass {
-  problems: ProblemLog;
-  report: FileReport;
+  tally: RowTally;
   keys: Set<string>;
 }
 
-/** Checks one line of the first pass; returns the product when it is kept. */
-function check(file: string, header: Header, line: NumberedLine, substances: NlSubstances, pass: Pass): ProductEntry | null {
-  let product = readLine(header, line, substances);
-  if (typeof product !== 'string' && pass.keys.has(product.key)) product = `${product.key} is listed twice (the first row is kept)`;
-  pass.report.read += 1;
+const ROLE = 'Geneesmiddeleninformatiebank';
+
+/**
+ * Checks one line of the first pass; returns the product when it is kept. A line that cannot
+ * be read is malformed; a registration listed again is a duplicate (the first line is kept).
+ */
+function check(header: Header, line: NumberedLine, substances: NlSubstances, pass: Pass): ProductEntry | null {
+  const product = readLine(header, line, substances);
   if (typeof product === 'string') {
-    pass.problems.add(file, line.line, product);
-    pass.report.skipped = (pass.report.skipped ?? 0) + 1;
+    pass.tally.malformedRow(line.line, product);
+    return null;
+  }
+  if (pass.keys.has(product.key)) {
+    pass.tally.exclude(EXCLUDED.duplicate);
     return null;
   }
   pass.keys.add(product.key);
-  pass.report.kept += 1;
+  pass.tally.keep();
   return product;
 }
 
 function newPass(file: string): Pass {
-  return { problems: new ProblemLog(), report: { file, role: 'Geneesmiddeleninformatiebank', read: 0, kept: 0, skipped: 0 }, keys: new Set() };
+  return { tally: new RowTally(file), keys: new Set() };
 }
 
 function refuseEmpty(file: string, pass: Pass): void {
   // An empty export would withdraw every stored product of the source on ingest.
-  if (pass.report.kept === 0) throw new FileRejectedError(file, 'no usable registrations below the header');
+  if (pass.tally.kept === 0) throw new FileRejectedError(file, 'no usable registrations below the header');
 }
 
 /** Parses the export held in memory. */
@@ -93,12 +100,12 @@ export function parseNlCbg(file: InputFile): AdapterResult {
   const header = readHeader(file.name, first?.text);
   const substances: NlSubstances = new Map();
   const pass = newPass(file.name);
-  const products = body.map((line) => check(file.name, header, line, substances, pass)).filter((p): p is ProductEntry => p !== null);
+  const products = body.map((line) => check(header, line, substances, pass)).filter((p): p is ProductEntry => p !== null);
   refuseEmpty(file.name, pass);
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: NL_CBG_SOURCE, substances: [...substances.values()], products },
-    problems: pass.problems.problems,
-    files: [pass.report],
+    problems: pass.tally.problems,
+    files: [pass.tally.report(ROLE)],
   };
 }
 
@@ -111,7 +118,7 @@ export async function openNlCbg(file: InputFile): Promise<StreamedAdapterResult>
   const skip = new Set<number>();
   for await (const line of fileLines(file, encoding)) {
     if (!header) header = readHeader(file.name, line.text);
-    else if (!check(file.name, header, line, substances, pass)) skip.add(line.line);
+    else if (!check(header, line, substances, pass)) skip.add(line.line);
   }
   if (!header) readHeader(file.name, undefined);
   refuseEmpty(file.name, pass);
@@ -127,7 +134,7 @@ export async function openNlCbg(file: InputFile): Promise<StreamedAdapterResult>
   }
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: NL_CBG_SOURCE, substances: [...substances.values()], products: products() },
-    problems: pass.problems.problems,
-    files: [pass.report],
+    problems: pass.tally.problems,
+    files: [pass.tally.report(ROLE)],
   };
 }

@@ -12,9 +12,15 @@
  * KatVirkestoffMedStyrke, KatVirkestoff; products and packs are handed over entry by entry
  * (their substances may come later in the file). Every other catalogue (interactions, exchange groups,
  * reimbursement clauses, trade goods) is skipped.
+ *
+ * A document need not hold every catalogue: extracts and the FEST web service give one
+ * catalogue (only `KatLegemiddelpakning`, only `KatLegemiddelMerkevare`). Which catalogues a
+ * document holds (even empty) is noted, so the adapter knows whether it read the whole register.
  */
 import { FileRejectedError } from './common.ts';
 import type { SaxesParser } from 'saxes';
+import { EXCLUDED } from '../row-outcome.ts';
+import type { RowTally } from '../row-outcome.ts';
 import { childOf, recordScanner as scanRecords } from './xml-records.ts';
 import type { XmlElement } from './xml-records.ts';
 
@@ -42,15 +48,20 @@ export interface FestDocument {
   /** VirkestoffMedStyrke and Virkestoff by their own `Id` (small elements, referenced from products). */
   styrker: Map<string, XmlElement>;
   virkestoffer: Map<string, XmlElement>;
-  /** Entries of the catalogues read, for the file report. */
-  read: number;
+  /** The catalogues (`KatLegemiddelpakning` ...) the document holds, even empty ones. */
+  catalogues: Set<string>;
 }
 
-/** Receives each product and pack entry as it closes, so no entry tree outlives its mapping. */
+/**
+ * Receives each product and pack entry as it closes, so no entry tree outlives its mapping.
+ * `tally` counts the entries of the file: the reader counts the strengths and substances it
+ * keeps and every entry it cannot read; products and packs are counted by the caller, which
+ * decides their outcome once every file is read.
+ */
 export interface FestHandlers {
+  tally: RowTally;
   merkevare(entry: FestEntry): void;
   pakning(entry: FestEntry): void;
-  malformed(line: number, message: string): void;
 }
 
 /** The M30 message namespace; any date version of it is accepted. */
@@ -67,10 +78,12 @@ function recordPath(name: string, ancestors: readonly string[]): string {
 }
 
 /** Hands each closed record (a small tree) to `onRecord` with its record path; the scan of one document. */
-function recordScanner(file: string, onRoot: (attributes: Record<string, string>) => void, onRecord: (path: string, record: XmlElement, line: number) => void): SaxesParser {
+function recordScanner(file: string, onRoot: (attributes: Record<string, string>) => void, onRecord: (path: string, record: XmlElement, line: number) => void,
+  onCatalogue: (name: string) => void): SaxesParser {
   let path = '';
   return scanRecords(file, {
     onOpen(name, ancestors, attributes) {
+      if (ancestors.length === 1 && name.startsWith('Kat')) onCatalogue(name);
       if (ancestors.length > 0) return;
       if (name !== 'FEST') throw new FileRejectedError(file, 'root element is not <FEST>');
       onRoot(attributes);
@@ -92,19 +105,25 @@ function recordScanner(file: string, onRoot: (attributes: Record<string, string>
  * outside the M30 namespace, and XML that is not well-formed.
  */
 export async function readFest(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>, handlers: FestHandlers): Promise<FestDocument> {
-  const doc: FestDocument = { styrker: new Map(), virkestoffer: new Map(), read: 0 };
+  const doc: FestDocument = { styrker: new Map(), virkestoffer: new Map(), catalogues: new Set() };
+  const { tally } = handlers;
   const entry = (oppf: XmlElement, name: string, line: number): FestEntry | null => {
     const element = inner(oppf, name);
     if (!element) {
-      handlers.malformed(line, `${oppf.name} without <${name}>`);
+      tally.malformedRow(line, `${oppf.name} without <${name}>`);
       return null;
     }
     return { line, status: childOf(oppf, 'Status')?.attributes.V?.trim() ?? '', element };
   };
   const byId = (map: Map<string, XmlElement>, e: FestEntry | null): void => {
-    const id = e ? childOf(e.element, 'Id')?.text.trim() ?? '' : '';
-    if (e && id === '') handlers.malformed(e.line, `<${e.element.name}> without <Id>`);
-    else if (e) map.set(id, e.element);
+    if (!e) return;
+    const id = childOf(e.element, 'Id')?.text.trim() ?? '';
+    if (id === '') tally.malformedRow(e.line, `<${e.element.name}> without <Id>`);
+    else if (map.has(id)) tally.exclude(EXCLUDED.duplicate);
+    else {
+      map.set(id, e.element);
+      tally.keep();
+    }
   };
   let rooted = false;
   const parser = recordScanner(file, (attributes) => {
@@ -113,12 +132,11 @@ export async function readFest(file: string, blocks: Iterable<Buffer> | AsyncIte
     if (!namespaces.some((ns) => M30_NAMESPACE.test(ns))) throw new FileRejectedError(file, 'FEST root is not in the M30 namespace (http://www.kith.no/xmlstds/eresept/m30/...)');
   }, (path, record, line) => {
     if (path === 'HentetDato') { doc.extractedAt = record.text.trim(); return; }
-    doc.read += 1;
     if (path.endsWith('OppfLegemiddelMerkevare')) { const e = entry(record, 'LegemiddelMerkevare', line); if (e) handlers.merkevare(e); }
     else if (path.endsWith('OppfLegemiddelpakning')) { const e = entry(record, 'Legemiddelpakning', line); if (e) handlers.pakning(e); }
     else if (path.endsWith('OppfVirkestoffMedStyrke')) byId(doc.styrker, entry(record, 'VirkestoffMedStyrke', line));
     else byId(doc.virkestoffer, entry(record, 'Virkestoff', line));
-  });
+  }, (name) => doc.catalogues.add(name));
   // FEST is UTF-8; the decoder drops a byte-order mark and carries characters split across blocks.
   const decoder = new TextDecoder('utf-8');
   for await (const block of blocks) parser.write(decoder.decode(block, { stream: true }));

@@ -1,22 +1,33 @@
 /**
  * Norwegian FEST (Direktoratet for medisinske produkter): the M30 XML `fest251.xml` that DMP
- * publishes in `fest251.zip`. Products are LegemiddelMerkevare entries, packs Legemiddelpakning
- * entries attached to the merkevare their Pakningsinfo names; strengths and substances from
- * VirkestoffMedStyrke and Virkestoff. Reading in no-fest-xml.ts, mapping in no-fest-rows.ts.
+ * publishes in `fest251.zip`, and documents holding only some of its catalogues (extracts, the
+ * FEST web service). Products are LegemiddelMerkevare entries, packs Legemiddelpakning entries
+ * attached to the merkevare their Pakningsinfo names; strengths and substances from
+ * VirkestoffMedStyrke and Virkestoff. Reading in no-fest-xml.ts, mapping in no-fest-rows.ts,
+ * the documents of one ingest combined (and laid over the catalogue when they are not the
+ * whole register) in no-fest-combine.ts.
  *
- * A malformed entry (no Id, a Varenr that is not 6 digits, a reference to an entry the file
- * does not list) is reported with its line and skipped; a repeated id keeps its first entry.
+ * Files are FEST by their content (root `FEST` in the M30 namespace), whatever their names;
+ * several are read together; a file that is not FEST beside them is named unused. Every entry
+ * of a catalogue read is kept, malformed (line and why) or excluded (a repeated id, a pack
+ * whose merkevare is nowhere to be found).
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, findFile } from './common.ts';
+import type { AdapterResult, SourceInfo } from '../snapshot.ts';
+import { RowTally } from '../row-outcome.ts';
+import type { FileReport } from '../row-outcome.ts';
+import type { Queryable } from '../../../platform/db.ts';
+import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { openInput } from './line-stream.ts';
+import { assignRoles, rootElement } from './file-roles.ts';
+import type { RoleRule } from './file-roles.ts';
 import type { StreamedAdapterResult } from '../input.ts';
-import { FestEntryError, isReimbursed, marketedOn, merkevareOf, packOf, productOf, resolveIngredients, substanceOf } from './no-fest-rows.ts';
-import type { IngredientRef } from './no-fest-rows.ts';
+import { FestEntryError, isReimbursed, marketedOn, merkevareOf, packOf, productOf } from './no-fest-rows.ts';
 import { readFest } from './no-fest-xml.ts';
-import type { FestDocument } from './no-fest-xml.ts';
+import { WHOLE_REGISTER, combineFest, isWholeRegister } from './no-fest-combine.ts';
+import type { FestEntries } from './no-fest-combine.ts';
+import { heldFest, nothingHeld } from './no-fest-held.ts';
 
 export const NO_FEST_FILE = 'fest251.xml';
 
@@ -31,103 +42,111 @@ export const NO_FEST_SOURCE: SourceInfo = {
   url: 'https://www.dmp.no/om-oss/distribusjon-av-legemiddeldata/fest/',
 };
 
-/** Runs a mapper, turning its FestEntryError into a reported, skipped entry. */
-function attempt<T>(log: ProblemLog, file: string, line: number, map: () => T): T | null {
+/** A FEST document: root `FEST`, sure when the M30 namespace is in its head too. */
+const FEST_RULE: RoleRule<'fest'> = {
+  role: 'fest',
+  recognise: (text) => (rootElement(text) !== 'FEST' ? 0 : /kith\.no\/xmlstds\/eresept\/m30\//.test(text) ? 2 : 1),
+  names: [NO_FEST_FILE],
+  many: true,
+};
+
+/** One document read: its tally, the catalogues it holds and when DMP extracted it. */
+interface DocumentRead { tally: RowTally; catalogues: Set<string>; extractedAt?: string }
+
+/** Maps a product or pack entry, a FestEntryError counting it malformed. */
+function attempt<T>(tally: RowTally, line: number, map: () => T): T | null {
   try {
     return map();
   } catch (err) {
     if (!(err instanceof FestEntryError)) throw err;
-    log.add(file, line, err.message);
+    tally.malformedRow(line, err.message);
     return null;
   }
 }
 
-/** A product read, its ingredients still references until the substances are read. */
-interface PendingProduct { line: number; product: ProductEntry; refs: IngredientRef[] }
-/** A pack read, with what it tells its product. */
-interface PendingPack { line: number; pack: PackEntry; merkevare: string; reimbursed: boolean; marketed?: string }
-
-/** Maps each entry as it closes (no entry tree is kept), collecting compact products and packs. */
-async function readEntries(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>, log: ProblemLog): Promise<{ doc: FestDocument; products: PendingProduct[]; packs: PendingPack[] }> {
-  const products: PendingProduct[] = [];
-  const packs: PendingPack[] = [];
+/** Reads one document into `into`, mapping each entry as it closes (no entry tree is kept). */
+async function readDocument(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>, into: FestEntries): Promise<DocumentRead> {
+  const tally = new RowTally(file);
   const doc = await readFest(file, blocks, {
+    tally,
     merkevare(entry) {
-      const mapped = attempt(log, file, entry.line, () => productOf(entry));
-      if (mapped) products.push({ line: entry.line, ...mapped });
+      const mapped = attempt(tally, entry.line, () => productOf(entry));
+      if (mapped) into.products.push({ tally, line: entry.line, ...mapped });
     },
     pakning(entry) {
-      const pack = attempt(log, file, entry.line, () => packOf(entry));
+      const pack = attempt(tally, entry.line, () => packOf(entry));
       const marketed = marketedOn(entry);
-      if (pack) packs.push({ line: entry.line, pack, merkevare: merkevareOf(entry.element) ?? '', reimbursed: isReimbursed(entry), ...(marketed ? { marketed } : {}) });
+      if (pack) into.packs.push({ tally, line: entry.line, pack, merkevare: merkevareOf(entry.element) ?? '', reimbursed: isReimbursed(entry), ...(marketed ? { marketed } : {}) });
     },
-    malformed: (line, message) => log.add(file, line, message),
   });
-  return { doc, products, packs };
+  // Strengths and substances of every document serve the products of every other.
+  for (const [id, e] of doc.styrker) if (!into.styrker.has(id)) into.styrker.set(id, e);
+  for (const [id, e] of doc.virkestoffer) if (!into.virkestoffer.has(id)) into.virkestoffer.set(id, e);
+  for (const c of doc.catalogues) into.catalogues.add(c);
+  return { tally, catalogues: doc.catalogues, ...(doc.extractedAt ? { extractedAt: doc.extractedAt } : {}) };
 }
 
-/** Products by FEST id with their ingredients resolved; a repeated id keeps the first entry. */
-function resolveProducts(file: string, doc: FestDocument, pending: readonly PendingProduct[], log: ProblemLog): Map<string, ProductEntry> {
-  const products = new Map<string, ProductEntry>();
-  for (const { line, product, refs } of pending) {
-    const ingredients = attempt(log, file, line, () => resolveIngredients(refs, doc.styrker, doc.virkestoffer));
-    if (!ingredients) continue;
-    if (products.has(product.key)) { log.add(file, line, `LegemiddelMerkevare ${product.key} repeated; the first entry is kept`); continue; }
-    product.ingredients = ingredients;
-    products.set(product.key, product);
-  }
-  return products;
+/** `FEST M30 (HentetDato …)`, naming the catalogues read when the document holds only some. */
+function roleOf(doc: DocumentRead): string {
+  const held = WHOLE_REGISTER.filter((c) => doc.catalogues.has(c));
+  const partial = held.length < WHOLE_REGISTER.length ? `, partial: ${held.join(' + ') || 'no catalogue drugref reads'}` : '';
+  return `FEST M30${partial}${doc.extractedAt ? ` (HentetDato ${doc.extractedAt})` : ''}`;
 }
 
-/** Attaches each pack to its merkevare; returns how many were kept. */
-function attachPacks(file: string, pending: readonly PendingPack[], products: Map<string, ProductEntry>, log: ProblemLog): number {
-  const seen = new Set<string>();
-  let kept = 0;
-  for (const { line, pack, merkevare, reimbursed, marketed } of pending) {
-    const product = products.get(merkevare);
-    if (!product) { log.add(file, line, `pack ${pack.key} names no LegemiddelMerkevare of the file`); continue; }
-    if (seen.has(pack.key)) { log.add(file, line, `Varenr ${pack.key} repeated; the first entry is kept`); continue; }
-    seen.add(pack.key);
-    product.packs.push(pack);
-    const attributes = (product.attributes ??= {});
-    if (reimbursed) attributes.reimbursable = true;
-    // The product's first marketing date: the earliest of its packs'.
-    if (marketed && !(typeof attributes.marketed_on === 'string' && attributes.marketed_on <= marketed)) attributes.marketed_on = marketed;
-    kept += 1;
-  }
-  return kept;
-}
+/** What `readNoFest` is given: each document's name and bytes (all at once, or blocks from disk). */
+interface FestSource { name: string; blocks: () => Iterable<Buffer> | AsyncIterable<Buffer> }
 
 /**
- * Reads one FEST document from its blocks; malformed entries are reported with their line and
- * skipped. Products (a few tens of thousands, small) are returned whole; the file never is.
+ * Reads the FEST documents of one ingest together. The whole register stands alone; documents
+ * that are not the whole register are laid over what `catalogue` holds of FEST (none given:
+ * over nothing), so they update what they hold and delete nothing else.
  */
-async function readNoFest(file: string, blocks: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<AdapterResult> {
-  const log = new ProblemLog();
-  const { doc, products: pendingProducts, packs: pendingPacks } = await readEntries(file, blocks, log);
-  const products = resolveProducts(file, doc, pendingProducts, log);
-  if (products.size === 0) throw new FileRejectedError(file, `no LegemiddelMerkevare read (${doc.read} entries): an empty FEST would delete the source on ingest`);
-  const packs = attachPacks(file, pendingPacks, products, log);
-  const substances: SubstanceEntry[] = [...new Map([...doc.virkestoffer.values()].map((v) => {
-    const s = substanceOf(v);
-    return [s.unii, s] as const;
-  })).values()];
-  const kept = products.size + packs + doc.styrker.size + doc.virkestoffer.size;
+async function readNoFest(sources: readonly FestSource[], unused: FileReport[], catalogue?: Queryable): Promise<AdapterResult> {
+  const entries: FestEntries = { styrker: new Map(), virkestoffer: new Map(), catalogues: new Set(), products: [], packs: [] };
+  const docs: DocumentRead[] = [];
+  for (const source of sources) docs.push(await readDocument(source.name, source.blocks(), entries));
+  const whole = isWholeRegister(entries.catalogues);
+  const held = whole ? null : catalogue ? await heldFest(catalogue) : nothingHeld();
+  const { products, substances } = combineFest(entries, held);
+  const first = sources[0]!.name;
+  if (whole && products.length === 0) {
+    throw new FileRejectedError(first, `no LegemiddelMerkevare read (${entries.products.length} entries): an empty FEST would delete the source on ingest`);
+  }
+  if (products.length === 0) {
+    throw new FileRejectedError(first, `holds only ${[...entries.catalogues].join(', ') || 'no catalogue'}, and the catalogue holds no FEST product for its entries: give the whole fest251.xml first`);
+  }
+  const problems = docs.flatMap((d) => d.tally.problems);
   return {
-    snapshot: { format: SNAPSHOT_FORMAT, source: NO_FEST_SOURCE, substances, products: [...products.values()] },
-    problems: log.problems,
-    files: [{ file, role: `FEST M30${doc.extractedAt ? ` (HentetDato ${doc.extractedAt})` : ''}`, read: doc.read, kept, skipped: doc.read - kept }],
+    snapshot: { format: SNAPSHOT_FORMAT, source: NO_FEST_SOURCE, substances, products },
+    problems,
+    files: [...docs.map((d) => d.tally.report(roleOf(d))), ...unused],
   };
 }
 
-/** Parses one FEST document held in memory. */
-export function parseNoFest(file: string, content: Buffer): Promise<AdapterResult> {
-  return readNoFest(file, [content]);
+/** The FEST documents among `files` (by content), the rest named unused; none is a refusal. */
+async function festFiles(files: InputFile[]): Promise<{ fest: InputFile[]; unused: FileReport[] }> {
+  const { byRole, unused } = await assignRoles(files, [FEST_RULE]);
+  const fest = byRole.get('fest') ?? [];
+  if (fest.length === 0) {
+    const given = files.map((f) => f.name).join(', ') || 'none';
+    throw new FileRejectedError(files[0]?.name ?? NO_FEST_FILE, `no FEST M30 document (root <FEST>) among the files given: ${given}`);
+  }
+  return { fest, unused };
 }
 
-/** Reads one FEST document from disk in blocks (`drugref ingest` and the sync worker), never holding the file. */
-export async function openNoFest(files: InputFile[]): Promise<StreamedAdapterResult> {
-  const file = findFile(files, NO_FEST_FILE) ?? (files.length === 1 ? files[0] : undefined);
-  if (!file) throw new FileRejectedError(NO_FEST_FILE, `expected exactly one file (${NO_FEST_FILE}), got ${files.length}`);
-  return readNoFest(file.name, openInput(file) as AsyncIterable<Buffer>);
+/** Parses FEST documents held in memory; `catalogue` is what a partial document is laid over. */
+export async function parseNoFestFiles(files: InputFile[], catalogue?: Queryable): Promise<AdapterResult> {
+  const { fest, unused } = await festFiles(files);
+  return readNoFest(fest.map((f) => ({ name: f.name, blocks: () => [f.content] })), unused, catalogue);
+}
+
+/** Parses one FEST document held in memory. */
+export function parseNoFest(file: string, content: Buffer, catalogue?: Queryable): Promise<AdapterResult> {
+  return parseNoFestFiles([{ name: file, content }], catalogue);
+}
+
+/** Reads FEST documents from disk in blocks (`drugref ingest` and the sync worker), never holding a file. */
+export async function openNoFest(files: InputFile[], catalogue?: Queryable): Promise<StreamedAdapterResult> {
+  const { fest, unused } = await festFiles(files);
+  return readNoFest(fest.map((f) => ({ name: f.name, blocks: () => openInput(f) as AsyncIterable<Buffer> })), unused, catalogue);
 }

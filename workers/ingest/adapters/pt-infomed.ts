@@ -16,11 +16,21 @@
  * Infarmed documents no layout for the export: the product columns are those public readers of
  * `lista_infomed` use, the presentation columns carry the names Infomed's search form and
  * presentation table give them. Columns are therefore found by header text, never by position.
+ *
+ * The export of the search results as Infomed's site gives it (`lista_infomed.csv`: UTF-8 with
+ * a byte-order mark, `,`, CRLF; Substância Ativa/DCI, Nome do Medicamento, Forma Farmacêutica,
+ * Dosagem, Titular de AIM, Genérico, Estado da AIM, Comercialização) lists medicines, not
+ * presentations: it has no Nº Registo. Such a file gives products without packs, one per name,
+ * dosagem and form; a later row of the same product (Infomed lists a medicine once per
+ * authorisation, `Levemir 100 U/ml` three times) is excluded as `duplicate`, and marks the product
+ * marketed when it is.
  */
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, isoFromDayFirst, parseFrenchNumber, provisionalNameKey } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
+import { FileRejectedError, isoFromDayFirst, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import { delimitedTable, pickColumn, readListTable } from './delimited-table.ts';
 import { PT_COLUMNS, marketingStatus, notReimbursed, presentation, reimbursementRate } from './pt-infomed-columns.ts';
@@ -39,17 +49,17 @@ export const PT_INFOMED_SOURCE: SourceInfo = {
 };
 
 interface Row { line: number; width: number; get(field: PtField): string }
-interface Table { rows: Row[]; width: number }
+interface Table { rows: Row[]; width: number; presentations: boolean }
 
 const isHeader = (keys: string[]) => PT_COLUMNS.name.some((c) => keys.includes(c)) && PT_COLUMNS.form.some((c) => keys.includes(c));
 
 async function readTable(file: InputFile): Promise<Table> {
   const table = await readListTable(file, isHeader, 'Nome do Medicamento and Forma Farmacêutica', delimitedTable);
   const columns = Object.fromEntries(Object.entries(PT_COLUMNS).map(([field, names]) => [field, pickColumn(table.header, names)])) as Record<PtField, string | undefined>;
-  if (!columns.registo) throw new FileRejectedError(file.name, 'no Nº Registo column: export the Infomed list with its presentations');
-  const width = table.header.length;
   return {
-    width,
+    width: table.header.length,
+    // Without Nº Registo the export lists medicines, not their presentations.
+    presentations: columns.registo !== undefined,
     rows: table.rows.map((r) => ({
       line: r.line,
       width: r.width,
@@ -60,16 +70,38 @@ async function readTable(file: InputFile): Promise<Table> {
 
 interface Context { products: Map<string, ProductEntry>; registos: Set<string>; substances: Map<string, SubstanceEntry> }
 
+/**
+ * The parts of `A + B` outside parentheses: `Insulina humana (solúvel + isofânica)` is one
+ * substance and `100 U.I./ml (15% + 85%)` one strength.
+ */
+export function plusParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch === '(') depth += 1;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (ch === '+' && depth === 0 && /\s/.test(text[i - 1] ?? '') && /\s/.test(text[i + 1] ?? '')) {
+      parts.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts.filter(Boolean);
+}
+
 /** Substances of `A + B` paired with the strengths of `x mg + y mg` when both list as many. */
 function ingredientsOf(row: Row, ctx: Context): Ingredient[] {
-  const names = row.get('substance').split(/\s+\+\s+/).map((s) => s.trim()).filter(Boolean);
-  const strengths = row.get('strength').split(/\s+\+\s+/).map((s) => s.trim());
+  const names = plusParts(row.get('substance'));
+  const strengths = plusParts(row.get('strength'));
   return names.map((name, i) => {
     const key = provisionalNameKey(name);
     if (!ctx.substances.has(key)) ctx.substances.set(key, { unii: key, name, names: { pt: name.toLowerCase() }, provisional: true });
     const ingredient: Ingredient = { unii: key };
     const m = strengths.length === names.length ? /^(\d+(?:[.,]\d+)?)\s*(\S.*)$/.exec(strengths[i]!) : null;
-    if (m) Object.assign(ingredient, { strength_value: parseFrenchNumber(m[1]!)!, strength_unit: m[2]!, strength_text: strengths[i]! });
+    // A parenthesis after the unit says how the dose divides (`(15% + 85%)`), not what it is in.
+    if (m) Object.assign(ingredient, { strength_value: parseFrenchNumber(m[1]!)!, strength_unit: m[2]!.replace(/\s*\(.*\)$/, ''), strength_text: strengths[i]! });
     return ingredient;
   });
 }
@@ -126,39 +158,60 @@ function packOf(row: Row, registo: string): PackEntry | string {
   return pack;
 }
 
-function addRow(row: Row, width: number, ctx: Context): string | null {
-  if (row.width < width) return `row has ${row.width} fields, the header ${width}`;
+const productKey = (row: Row) => [row.get('name'), row.get('strength'), row.get('form')].join('|').toUpperCase();
+
+/** Counts one row of a presentation export in `tally` and adds its pack to its product. */
+function addPresentation(row: Row, width: number, ctx: Context, tally: RowTally): void {
+  if (row.width < width) { tally.malformedRow(row.line, `row has ${row.width} fields, the header ${width}`); return; }
   const raw = row.get('registo');
   const registo = normaliseIdentifier('pt_registo', raw);
-  if (!registo) return `Nº Registo "${raw}" is not a registration number`;
-  if (ctx.registos.has(registo)) return `Nº Registo ${registo} is listed twice (the first row is kept)`;
-  if (row.get('name') === '') return `Nº Registo ${registo}: no Nome do Medicamento`;
+  if (!registo) { tally.malformedRow(row.line, `Nº Registo "${raw}" is not a registration number`); return; }
+  // The same presentation again: the first row is kept.
+  if (ctx.registos.has(registo)) { tally.exclude(EXCLUDED.duplicate); return; }
+  if (row.get('name') === '') { tally.malformedRow(row.line, `Nº Registo ${registo}: no Nome do Medicamento`); return; }
   const pack = packOf(row, registo);
-  if (typeof pack === 'string') return `Nº Registo ${registo}: ${pack}`;
-  const key = [row.get('name'), row.get('strength'), row.get('form')].join('|').toUpperCase();
+  if (typeof pack === 'string') { tally.malformedRow(row.line, `Nº Registo ${registo}: ${pack}`); return; }
+  const key = productKey(row);
   const product = ctx.products.get(key) ?? newProduct(row, key, ctx);
   ctx.products.set(key, product);
   product.packs.push(pack);
   product.marketing_status = product.packs.some((p) => p.marketing_status === 'active') ? 'active' : 'withdrawn';
   ctx.registos.add(registo);
-  return null;
+  tally.keep();
 }
 
-/** Parses an Infomed export; rows that cannot be used are reported and skipped. */
+/** Counts one row of a medicines export (no Nº Registo) in `tally`: a product without packs. */
+function addMedicine(row: Row, width: number, ctx: Context, tally: RowTally): void {
+  if (row.width < width) { tally.malformedRow(row.line, `row has ${row.width} fields, the header ${width}`); return; }
+  if (row.get('name') === '') { tally.malformedRow(row.line, 'no Nome do Medicamento'); return; }
+  const key = productKey(row);
+  const active = marketingStatus(row.get('marketing'), row.get('authorisation')) === 'active';
+  const known = ctx.products.get(key);
+  if (known) {
+    // Infomed lists a medicine once per authorisation: one product, marketed while any row is.
+    if (active) known.marketing_status = 'active';
+    tally.exclude(EXCLUDED.duplicate);
+    return;
+  }
+  const product = newProduct(row, key, ctx);
+  product.marketing_status = active ? 'active' : 'withdrawn';
+  ctx.products.set(key, product);
+  tally.keep();
+}
+
+/** Parses an Infomed export (with presentations, or the medicines list alone); every row is kept, malformed or excluded. */
 export async function parsePtInfomed(file: InputFile): Promise<AdapterResult> {
   const table = await readTable(file);
   const ctx: Context = { products: new Map(), registos: new Set(), substances: new Map() };
-  const log = new ProblemLog();
-  for (const row of table.rows) {
-    const problem = addRow(row, table.width, ctx);
-    if (problem) log.add(file.name, row.line, problem);
-  }
-  // An empty list would delete every stored Infomed pack on ingest: refuse it instead.
-  if (ctx.registos.size === 0) throw new FileRejectedError(file.name, 'no usable rows below the header');
-  const read = table.rows.length;
+  const problems: RowProblem[] = [];
+  const tally = new RowTally(file.name, problems);
+  const add = table.presentations ? addPresentation : addMedicine;
+  for (const row of table.rows) add(row, table.width, ctx, tally);
+  // An empty list would delete every stored Infomed record on ingest: refuse it instead.
+  if (tally.kept === 0) throw new FileRejectedError(file.name, 'no usable rows below the header');
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: PT_INFOMED_SOURCE, substances: [...ctx.substances.values()], products: [...ctx.products.values()] },
-    problems: log.problems,
-    files: [{ file: file.name, role: 'Infomed (apresentações)', read, kept: ctx.registos.size, skipped: read - ctx.registos.size }],
+    problems,
+    files: [tally.report(table.presentations ? 'Infomed (apresentações)' : 'Infomed (medicamentos)')],
   };
 }

@@ -15,7 +15,9 @@
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { FileRejectedError, ProblemLog, RowError, provisionalNameKey } from './common.ts';
+import { FileRejectedError, RowError, provisionalNameKey } from './common.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import type { RowProblem } from '../row-outcome.ts';
 import type { InputFile } from './common.ts';
 import { readDelimitedTable } from './delimited-table.ts';
 import { joinNplProducts } from './se-npl-merge.ts';
@@ -37,16 +39,17 @@ export const SE_TLV_SOURCE: SourceInfo = {
 export const SE_TLV_FILE = 'tlv_lakemedel.xlsx';
 
 interface Context {
-  log: ProblemLog;
+  problems: RowProblem[];
   products: Map<string, ProductEntry>;
   substances: Map<string, SubstanceEntry>;
   statuses: Map<ProductEntry, Set<string>>;
   packKeys: Set<string>;
 }
 
-function addRow(get: TlvRow, ctx: Context): void {
+/** Adds a row's pack to its product; false for a Varunummer listed before (the first row is kept). */
+function addRow(get: TlvRow, ctx: Context): boolean {
   const varunummer = varunummerOf(get);
-  if (ctx.packKeys.has(varunummer)) throw new RowError(`Varunummer ${varunummer} is listed twice (the first row is kept)`);
+  if (ctx.packKeys.has(varunummer)) return false;
   const pack = tlvPack(get, varunummer);
   const key = tlvProductKey(get);
   let product = ctx.products.get(key);
@@ -60,6 +63,7 @@ function addRow(get: TlvRow, ctx: Context): void {
   product.packs.push(pack);
   ctx.packKeys.add(varunummer);
   if (get('status') !== '') ctx.statuses.set(product, (ctx.statuses.get(product) ?? new Set()).add(get('status')));
+  return true;
 }
 
 /** Parses a TLV price list; rows that cannot be used are reported with their line and skipped. */
@@ -67,20 +71,24 @@ export async function parseSeTlv(file: InputFile): Promise<AdapterResult> {
   return parseSeTlvFiles([file]);
 }
 
-/** NPL product files: each parsed on its own, a file with an unusable product reported and skipped. */
-function readNpl(files: InputFile[], log: ProblemLog): { products: NplProduct[]; report: FileReport } {
+/** NPL product files: each parsed on its own (one row each), a file with an unusable product malformed. */
+function readNpl(files: InputFile[], problems: RowProblem[]): { products: NplProduct[]; report: FileReport } {
   const products: NplProduct[] = [];
+  // One report for the export's thousands of product files, named by the first; each problem names its own file.
+  const name = files.length === 1 ? files[0]!.name : `${files[0]!.name} and ${files.length - 1} more NPL files`;
+  const tally = new RowTally(name);
   for (const file of files) {
     try {
       products.push(parseNplProduct(file));
+      tally.keep();
     } catch (error) {
       if (!(error instanceof NplProductError)) throw error;
-      log.add(file.name, error.line, error.message);
+      tally.malformedRow(error.line, error.message);
+      tally.problems[tally.problems.length - 1]!.file = file.name;
     }
   }
-  // One report for the export's thousands of product files, named by the first.
-  const name = files.length === 1 ? files[0]!.name : `${files[0]!.name} and ${files.length - 1} more NPL files`;
-  return { products, report: { file: name, role: 'NPL medprod', read: files.length, kept: products.length, skipped: files.length - products.length } };
+  problems.push(...tally.problems);
+  return { products, report: tally.report('NPL medprod') };
 }
 
 /**
@@ -93,31 +101,31 @@ export async function parseSeTlvFiles(files: InputFile[]): Promise<AdapterResult
   if (lists.length !== 1) throw new FileRejectedError(lists[1]?.name ?? SE_TLV_FILE, `expected one TLV list beside the NPL files, got ${lists.length}`);
   const file = lists[0]!;
   const table = await readDelimitedTable(file, isTlvHeader, 'Varunummer, a product name and AIP or AUP');
-  const ctx: Context = { log: new ProblemLog(), products: new Map(), substances: new Map(), statuses: new Map(), packKeys: new Set() };
+  const tally = new RowTally(file.name);
+  const ctx: Context = { problems: tally.problems, products: new Map(), substances: new Map(), statuses: new Map(), packKeys: new Set() };
   const columns = tlvColumns(table.header);
-  let skipped = 0;
   for (const row of table.rows) {
     try {
       if (!table.workbook && row.width !== table.header.length) throw new RowError(`${row.width} fields where the header names ${table.header.length}`);
-      addRow(tlvRow(columns, row), ctx);
+      if (addRow(tlvRow(columns, row), ctx)) tally.keep();
+      else tally.exclude(EXCLUDED.duplicate);
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      ctx.log.add(file.name, row.line, error.message);
-      skipped += 1;
+      tally.malformedRow(row.line, error.message);
     }
   }
   // An empty list would delete every stored pack of the source on ingest: refuse it instead.
   if (ctx.packKeys.size === 0) throw new FileRejectedError(file.name, 'no usable Varunummer rows below the header');
   for (const [product, statuses] of ctx.statuses) product.attributes = { ...product.attributes, formansstatus: [...statuses].join(' / ') };
-  const reports: FileReport[] = [{ file: file.name, role: 'TLV läkemedel', read: table.rows.length, kept: table.rows.length - skipped, skipped }];
+  const reports: FileReport[] = [tally.report('TLV läkemedel')];
   if (nplFiles.length > 0) {
-    const npl = readNpl(nplFiles, ctx.log);
+    const npl = readNpl(nplFiles, ctx.problems);
     joinNplProducts(ctx.products, npl.products);
     reports.push(npl.report);
   }
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: SE_TLV_SOURCE, substances: [...ctx.substances.values()], products: [...ctx.products.values()] },
-    problems: ctx.log.problems,
+    problems: ctx.problems,
     files: reports,
   };
 }
