@@ -122,8 +122,8 @@ describe('fda-ndc adapter: unfinished drugs (bulk ingredients)', () => {
       { file: 'unfinished_package.txt', line: 7, message: expect.stringContaining('is not a product of unfinished_product.txt') },
     ]);
     expect(reports).toEqual([
-      { file: 'unfinished_product.txt', role: 'unfinished product', read: 5, kept: 4, skipped: 1 },
-      { file: 'unfinished_package.txt', role: 'unfinished package', read: 6, kept: 5, skipped: 1 },
+      { file: 'unfinished_product.txt', role: 'unfinished product', read: 5, kept: 4, malformed: 1 },
+      { file: 'unfinished_package.txt', role: 'unfinished package', read: 6, kept: 5, malformed: 1 },
     ]);
   });
 

@@ -72,7 +72,7 @@ describe('us-openfda-ndc adapter', () => {
     expect(problems).toContainEqual({ file: 'drug-ndc-0001-of-0001.json', line: 250, message: expect.stringMatching(/^not valid JSON/) });
     expect(problems).toContainEqual({ file: 'drug-ndc-0001-of-0001.json', line: 288, message: 'product_ndc "12345678" is not a labeler-product NDC' });
     expect(problems).toHaveLength(3);
-    expect(files).toEqual([{ file: 'drug-ndc-0001-of-0001.json', role: 'drug/ndc results', read: 8, kept: 6, skipped: 2 }]);
+    expect(files).toEqual([{ file: 'drug-ndc-0001-of-0001.json', role: 'drug/ndc results', read: 8, kept: 6, malformed: 2 }]);
   });
 
   it('rejects a JSON document without a results array, and a truncated one', () => {

@@ -104,8 +104,10 @@ describe('us-openfda-ndc streamed', () => {
       expect(readFileSync(path).length).toBeGreaterThan(1 << 21);
       const expected = parseOpenFdaNdc([{ name: NAME, content: readFileSync(path) }], { asOf });
       expect(expected.problems.map((p) => p.message)).toEqual(expect.arrayContaining([
-        expect.stringMatching(/not valid JSON/), expect.stringMatching(/duplicate product/), expect.stringMatching(/"not-an-ndc" is not a labeler-product NDC/),
+        expect.stringMatching(/not valid JSON/), expect.stringMatching(/"not-an-ndc" is not a labeler-product NDC/),
       ]));
+      // A repeated product is excluded as a duplicate, not reported as a problem.
+      expect(expected.files![0]!.excluded?.duplicate).toBeGreaterThan(0);
       expect(expected.snapshot.substances!.some((s) => !s.unii.startsWith('name:'))).toBe(true);
       expect(await collect(await openOpenFdaNdc([fileInput(path, NAME)], { asOf }))).toEqual(expected);
     }

@@ -49,15 +49,20 @@ describe('us-rxnorm adapter', () => {
       { file: 'RXNSAT.RRF', line: 8, message: 'NDC "0904585361" is not an 11-digit NDC' },
     ]);
     expect(files).toEqual([
-      { file: 'RXNSAT.RRF', role: 'RXNSAT', read: 10, kept: 6, skipped: 4 },
-      { file: 'RXNCONSO.RRF', role: 'RXNCONSO', read: 15, kept: 11, skipped: 4 },
+      // RXNSAT: other attributes and sources out of scope, line 10 repeats line 1, line 9 is the NDC of a suppressed concept.
+      { file: 'RXNSAT.RRF', role: 'RXNSAT', read: 10, kept: 4, malformed: 2, excluded: { out_of_scope: 2, duplicate: 1, no_drug_concept: 1 } },
+      // RXNCONSO: the MMSL atom out of scope, the obsolete SCD suppressed, the ER metformin SCD without an NDC.
+      { file: 'RXNCONSO.RRF', role: 'RXNCONSO', read: 15, kept: 10, malformed: 2, excluded: { out_of_scope: 1, suppressed: 1, no_ndc: 1 } },
     ]);
   });
 
-  it('recognises renamed files by their field count and refuses other layouts or a missing RXNCONSO', () => {
+  it('recognises renamed files by their field count, names other layouts unused and refuses a missing RXNCONSO', () => {
     const renamed = parseUsRxnorm([file('RXNCONSO.RRF', 'conso.txt'), file('RXNSAT.RRF', 'sat.txt')]);
     expect(renamed.files?.map((f) => f.role)).toEqual(['RXNCONSO', 'RXNSAT']);
-    expect(() => parseUsRxnorm([file('RXNCONSO.RRF'), file('other.RRF')])).toThrow(/not an RxNorm RRF file/);
+    const withOther = parseUsRxnorm([file('RXNCONSO.RRF'), file('other.RRF')]);
+    expect(withOther.files?.[1]).toEqual({ file: 'other.RRF', role: 'unused', read: 0, kept: 0, malformed: 0, note: expect.stringMatching(/not RXNCONSO \(18 fields\) nor RXNSAT/) });
+    // A file named RXNCONSO.RRF is read by its content: another layout under that name is no RXNCONSO.
+    expect(() => parseUsRxnorm([file('other.RRF', 'RXNCONSO.RRF')])).toThrow(/needs RXNCONSO.RRF/);
     expect(() => parseUsRxnorm([file('RXNSAT.RRF')])).toThrow(/needs RXNCONSO.RRF/);
   });
 });

@@ -44,7 +44,9 @@ describe('us-spl streamed', () => {
   it('reads generated documents that repeat earlier products and packages as the parser does', async () => {
     const paths = await writeSplDocuments(join(dir, 'release'), 1_100, 1);
     const expected = parseUsSpl(paths.map((p) => ({ name: p, content: readFileSync(p) })), { asOf });
-    expect(expected.problems.map((p) => p.message)).toContain('duplicate product NDC 10000-2996');
+    // A repeated product NDC is excluded as a duplicate (no problem); its repeated packages are reported.
+    expect(expected.problems.map((p) => p.message)).not.toContain('duplicate product NDC 10000-2996');
+    expect(expected.files!.some((f) => (f.excluded?.duplicate ?? 0) > 0)).toBe(true);
     expect(await collectStreamed(await openUsSpl(paths.map((p) => fileInput(p)), { asOf }))).toEqual(expected);
   });
 

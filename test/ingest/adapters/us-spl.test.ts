@@ -58,8 +58,8 @@ describe('us-spl adapter', () => {
     ]);
     expect(product('0121-4775')?.ingredients[1]?.unii).toBe('name:EXAMPLE FLAVOUR BASE');
     expect(files).toEqual([
-      { file: 'metformin-spl.xml', role: 'SPL document', read: 3, kept: 2, skipped: 1 },
-      { file: 'older-spl.xml', role: 'SPL document', read: 1, kept: 1, skipped: 0 },
+      { file: 'metformin-spl.xml', role: 'SPL document', read: 3, kept: 2, malformed: 1 },
+      { file: 'older-spl.xml', role: 'SPL document', read: 1, kept: 1, malformed: 0 },
     ]);
   });
 

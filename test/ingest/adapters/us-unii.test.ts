@@ -41,13 +41,23 @@ describe('us-unii adapter', () => {
       { file: 'UNII_Names_20Nov2026.txt', line: 19, message: 'UNII "" is not a valid UNII (check character)' },
     ]);
     expect(files).toEqual([
-      { file: 'UNII_Records_20Nov2026.txt', role: 'UNII records', read: 5, kept: 3, skipped: 2 },
-      { file: 'UNII_Names_20Nov2026.txt', role: 'UNII names', read: 20, kept: 19, skipped: 1 },
-      { file: 'UNII_Records_legacy.txt', role: 'UNII records', read: 2, kept: 2, skipped: 0 },
+      { file: 'UNII_Records_20Nov2026.txt', role: 'UNII records', read: 5, kept: 3, malformed: 2 },
+      { file: 'UNII_Names_20Nov2026.txt', role: 'UNII names', read: 20, kept: 19, malformed: 1 },
+      { file: 'UNII_Records_legacy.txt', role: 'UNII records', read: 2, kept: 2, malformed: 0 },
     ]);
   });
 
   it('rejects a file whose header is neither layout', () => {
     expect(() => parseUsUnii([file('bad-header.txt')])).toThrow(/neither the UNII Records layout/);
+  });
+});
+
+describe('us-unii adapter: a Records row repeating a UNII', () => {
+  it('keeps the first and excludes the repeat as a duplicate, not malformed', () => {
+    const lines = file('UNII_Records_20Nov2026.txt').content.toString('utf8').split('\n');
+    const content = Buffer.from([...lines.slice(0, 3), lines[1], ''].join('\n'));
+    const { files, problems } = parseUsUnii([{ name: 'UNII_Records.txt', content }]);
+    expect(problems).toEqual([]);
+    expect(files).toEqual([{ file: 'UNII_Records.txt', role: 'UNII records', read: 3, kept: 2, malformed: 0, excluded: { duplicate: 1 } }]);
   });
 });

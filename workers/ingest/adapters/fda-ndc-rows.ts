@@ -5,6 +5,8 @@
  */
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import type { ClassEntry, Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
+import { EXCLUDED } from '../row-outcome.ts';
+import type { ExclusionReason, RowTally } from '../row-outcome.ts';
 import { isoFromCompact, leadingQuantity, parseDecimal, provisionalNameKey } from './common.ts';
 import type { TsvRow } from './common.ts';
 import { ndc11Of, ndcPackIdentifiers, packageLayoutOf, productNdcCode } from './us-ndc.ts';
@@ -28,6 +30,24 @@ export interface Collected {
 
 /** The substances and classes product rows name (a streamed read keeps these, not the products). */
 export type Vocabulary = Omit<Collected, 'products'>;
+
+/** A row the directory publishes on purpose that drugref leaves out (not malformed): why. */
+export interface Excluded { excluded: ExclusionReason }
+
+/** A repeated key: the first row with it is kept, this one is excluded as a duplicate. */
+const DUPLICATE: Excluded = { excluded: EXCLUDED.duplicate };
+
+/** True for the outcome of a row left out on purpose. */
+export const isExcluded = (outcome: unknown): outcome is Excluded =>
+  typeof outcome === 'object' && outcome !== null && 'excluded' in outcome;
+
+/** Counts one row's outcome: a string is malformed (reported at `line`), an exclusion excluded, anything else kept. */
+export function tallyRow(tally: RowTally, line: number, outcome: unknown): boolean {
+  if (typeof outcome === 'string') tally.malformedRow(line, outcome);
+  else if (isExcluded(outcome)) tally.exclude(outcome.excluded);
+  else { tally.keep(); return true; }
+  return false;
+}
 
 /** `Nonsteroidal Anti-inflammatory Drug [EPC], Cyclooxygenase Inhibitors [MoA]` → class entries. */
 export function parsePharmClasses(raw: string): ClassEntry[] {
@@ -58,7 +78,8 @@ function rowIngredients(row: TsvRow, substances: Map<string, SubstanceEntry>): I
     const key = provisionalNameKey(name);
     if (!substances.has(key)) substances.set(key, { unii: key, name, provisional: true });
     if (unstated) { out.push({ unii: key }); continue; }
-    const value = parseDecimal(strengths[i]!);
+    // The directory prints fractions without a leading zero (Dulaglutide `.75` mg/.5mL).
+    const value = parseDecimal(strengths[i]!.replace(/^\./, '0.'));
     if (value === null) return `strength "${strengths[i]}" of ${name} is not a number`;
     out.push({ unii: key, strength_value: value, strength_unit: units[i]! });
   }
@@ -123,15 +144,16 @@ function attachClasses(product: ProductEntry, row: TsvRow, collected: Vocabulary
 
 /**
  * Parses one product row, adding the substances and classes it names to `collected`; returns
- * the product, or an error message for a malformed row. `taken` tells a PRODUCTID already read.
+ * the product, an error message for a malformed row, or the exclusion of a PRODUCTID already
+ * read (`taken`): the directory repeats no PRODUCTID, so the first row is the one kept.
  */
-export function readProduct(row: TsvRow, collected: Vocabulary, asOf: Date, unfinished: boolean, taken: (id: string) => boolean): ProductEntry | string {
+export function readProduct(row: TsvRow, collected: Vocabulary, asOf: Date, unfinished: boolean, taken: (id: string) => boolean): ProductEntry | string | Excluded {
   if (!row.complete) return 'wrong number of tab-separated fields';
   if (row.get('PRODUCTID') === '') return 'PRODUCTID is empty';
   const productNdc = productNdcCode(row.get('PRODUCTNDC'));
   if (!productNdc) return `PRODUCTNDC "${row.get('PRODUCTNDC')}" is not a labeler-product NDC`;
   if (!row.get('PROPRIETARYNAME') && !row.get('NONPROPRIETARYNAME')) return 'product has neither a proprietary nor a nonproprietary name';
-  if (taken(row.get('PRODUCTID'))) return `duplicate PRODUCTID ${row.get('PRODUCTID')}`;
+  if (taken(row.get('PRODUCTID'))) return DUPLICATE;
   const ingredients = rowIngredients(row, collected.substances);
   if (typeof ingredients === 'string') return ingredients;
   const product = buildProduct(row, ingredients, productNdc, asOf, unfinished);
@@ -139,10 +161,10 @@ export function readProduct(row: TsvRow, collected: Vocabulary, asOf: Date, unfi
   return product;
 }
 
-/** Parses one product row into the collection; returns an error message for a malformed row. */
-export function addProduct(row: TsvRow, collected: Collected, asOf: Date, unfinished: boolean): string | null {
+/** Parses one product row into the collection; returns an error message or exclusion for a row not kept. */
+export function addProduct(row: TsvRow, collected: Collected, asOf: Date, unfinished: boolean): string | Excluded | null {
   const product = readProduct(row, collected, asOf, unfinished, (id) => collected.products.has(id));
-  if (typeof product === 'string') return product;
+  if (typeof product === 'string' || isExcluded(product)) return product;
   collected.products.set(product.key, product);
   return null;
 }
@@ -156,22 +178,25 @@ export interface PackageContext {
   productFile: string;
 }
 
-/** Checks one package row; returns its 11-digit NDC, or an error message for a malformed row. */
-export function checkPackage(row: TsvRow, context: PackageContext): { ndc11: string } | string {
+/**
+ * Checks one package row; returns its 11-digit NDC, an error message for a malformed row, or
+ * the exclusion of a package NDC an earlier row holds (the first is kept).
+ */
+export function checkPackage(row: TsvRow, context: PackageContext): { ndc11: string } | string | Excluded {
   if (!row.complete) return 'wrong number of tab-separated fields';
   if (!context.hasProduct(row.get('PRODUCTID'))) return `PRODUCTID ${row.get('PRODUCTID')} is not a product of ${context.productFile} (or was skipped)`;
   const printed = row.get('NDCPACKAGECODE');
   // An undashed code can be split only with the layout its product NDC shows.
   const ndc11 = ndc11Of(printed, packageLayoutOf(row.get('PRODUCTNDC')));
   if (!ndc11) return `NDCPACKAGECODE "${printed}" is not a 4-4-2, 5-3-2 or 5-4-1 NDC`;
-  if (!context.claim(ndc11)) return `duplicate package NDC ${printed}`;
+  if (!context.claim(ndc11)) return DUPLICATE;
   return { ndc11 };
 }
 
-/** Parses one package row; returns the pack, or an error message for a malformed row. */
-export function readPackage(row: TsvRow, asOf: Date, context: PackageContext): PackEntry | string {
+/** Parses one package row; returns the pack, or an error message or exclusion for a row not kept. */
+export function readPackage(row: TsvRow, asOf: Date, context: PackageContext): PackEntry | string | Excluded {
   const checked = checkPackage(row, context);
-  if (typeof checked === 'string') return checked;
+  if (typeof checked === 'string' || isExcluded(checked)) return checked;
   const description = row.get('PACKAGEDESCRIPTION');
   const pack: PackEntry = {
     key: checked.ndc11,

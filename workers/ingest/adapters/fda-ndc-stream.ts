@@ -11,16 +11,17 @@
  * 3. then package.txt again, yielding each package as a loose pack of its product (input.ts).
  *
  * What the first pass holds beyond the vocabulary (the PRODUCTIDs and package NDCs seen, to
- * find duplicates) is released when it ends; the later passes skip the rows it reported.
+ * find duplicates) is released when it ends; the later passes skip the rows it did not keep.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { FileReport, ProductEntry, RowProblem } from '../snapshot.ts';
+import type { ProductEntry } from '../snapshot.ts';
+import { RowTally } from '../row-outcome.ts';
 import type { LoosePack, StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog, tsvHeader, tsvRow } from './common.ts';
 import type { InputFile, TsvRow } from './common.ts';
 import type { FdaNdcOptions, FileRole } from './fda-ndc.ts';
 import { classifyHeader, fdaBaseName, layoutOf, pairUp, sourceOf } from './fda-ndc.ts';
-import { checkPackage, packageContext, readPackage, readProduct } from './fda-ndc-rows.ts';
+import { checkPackage, isExcluded, packageContext, readPackage, readProduct, tallyRow } from './fda-ndc-rows.ts';
 import type { PackageContext, Vocabulary } from './fda-ndc-rows.ts';
 import { fileLines, isUtf8File } from './line-stream.ts';
 
@@ -50,15 +51,6 @@ function changedWhileRead(file: InputFile, line: number): FileRejectedError {
   return new FileRejectedError(file.name, `line ${line} reads differently than when the file was checked: the file changed while it was ingested`);
 }
 
-function report(file: InputFile, role: string): FileReport {
-  return { file: file.name, role, read: 0, kept: 0, skipped: 0 };
-}
-
-/** Lines of `file` that `problems` names. */
-function skippedLines(problems: readonly RowProblem[], file: InputFile): Set<number> {
-  return new Set(problems.filter((p) => p.file === file.name).map((p) => p.line));
-}
-
 /** Opens the FDA NDC directory (finished or unfinished pair) for a streamed ingest; see the module comment. */
 export async function openFdaNdc(files: InputFile[], options: FdaNdcOptions = {}): Promise<StreamedAdapterResult> {
   const asOf = options.asOf ?? new Date();
@@ -69,31 +61,28 @@ export async function openFdaNdc(files: InputFile[], options: FdaNdcOptions = {}
   const layout = layoutOf(kind);
   const log = new ProblemLog();
   const vocabulary: Vocabulary = { substances: new Map(), classes: new Map() };
-  const reports = [report(product.file, layout.roles[0]), report(pack.file, layout.roles[1])];
+  const tallies = [new RowTally(product.file.name, log.problems), new RowTally(pack.file.name, log.problems)] as const;
+  // Lines not kept (malformed or excluded): the later passes skip them.
+  const skipProducts = new Set<number>();
+  const skipPackages = new Set<number>();
   let ids: Set<string> | null = new Set<string>();
   for await (const row of rows(product, layout.productColumns)) {
     const parsed = readProduct(row, vocabulary, asOf, unfinished, (id) => ids!.has(id));
-    if (typeof parsed === 'string') log.add(product.file.name, row.line, parsed);
-    else ids.add(parsed.key);
-    reports[0]!.read += 1;
-    reports[0]![typeof parsed === 'string' ? 'skipped' : 'kept'] += 1;
+    if (tallyRow(tallies[0], row.line, parsed) && typeof parsed !== 'string' && !isExcluded(parsed)) ids.add(parsed.key);
+    else skipProducts.add(row.line);
   }
   const context = packageContext((id) => ids!.has(id), fdaBaseName(product.file.name));
   for await (const row of rows(pack, layout.packageColumns)) {
-    const parsed = checkPackage(row, context);
-    if (typeof parsed === 'string') log.add(pack.file.name, row.line, parsed);
-    reports[1]!.read += 1;
-    reports[1]![typeof parsed === 'string' ? 'skipped' : 'kept'] += 1;
+    if (!tallyRow(tallies[1], row.line, checkPackage(row, context))) skipPackages.add(row.line);
   }
   ids = null;
-  const skipProducts = skippedLines(log.problems, product.file);
-  const skipPackages = skippedLines(log.problems, pack.file);
+  const reports = [tallies[0].report(layout.roles[0]), tallies[1].report(layout.roles[1])];
 
   async function* products(): AsyncGenerator<ProductEntry> {
     for await (const row of rows(product, layout.productColumns)) {
       if (skipProducts.has(row.line)) continue;
       const parsed = readProduct(row, vocabulary, asOf, unfinished, () => false);
-      if (typeof parsed === 'string') throw changedWhileRead(product.file, row.line);
+      if (typeof parsed === 'string' || isExcluded(parsed)) throw changedWhileRead(product.file, row.line);
       yield parsed;
     }
   }
@@ -103,7 +92,7 @@ export async function openFdaNdc(files: InputFile[], options: FdaNdcOptions = {}
     for await (const row of rows(pack, layout.packageColumns)) {
       if (skipPackages.has(row.line)) continue;
       const parsed = readPackage(row, asOf, checked);
-      if (typeof parsed === 'string') throw changedWhileRead(pack.file, row.line);
+      if (typeof parsed === 'string' || isExcluded(parsed)) throw changedWhileRead(pack.file, row.line);
       yield { product_key: row.get('PRODUCTID'), pack: parsed };
     }
   }

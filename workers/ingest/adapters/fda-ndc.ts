@@ -24,10 +24,11 @@
  * the substance when the product has a single one.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
-import type { AdapterResult, FileReport, SourceInfo } from '../snapshot.ts';
+import type { AdapterResult, SourceInfo } from '../snapshot.ts';
+import { RowTally } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, decodeUtf8OrLatin, numberedLines, parseHeaderedTsv, tabFields } from './common.ts';
 import type { InputFile } from './common.ts';
-import { addProduct, packageContext, readPackage } from './fda-ndc-rows.ts';
+import { addProduct, isExcluded, packageContext, readPackage, tallyRow } from './fda-ndc-rows.ts';
 import type { Collected } from './fda-ndc-rows.ts';
 
 export { parsePharmClasses } from './fda-ndc-rows.ts';
@@ -144,7 +145,10 @@ export const sourceOf = (kind: Kind): SourceInfo => (kind === 'unfinished' ? FDA
 
 export { baseName as fdaBaseName };
 
-/** Parses the FDA NDC directory (finished or unfinished pair) in memory; malformed rows are reported and skipped. */
+/**
+ * Parses the FDA NDC directory (finished or unfinished pair) in memory. Each row is kept,
+ * malformed (reported with its line and why) or excluded as a duplicate of an earlier key.
+ */
 export function parseFdaNdc(files: InputFile[], options: FdaNdcOptions = {}): AdapterResult {
   const asOf = options.asOf ?? new Date();
   const { product, pack, kind } = pairUp(files.map(classify));
@@ -154,20 +158,14 @@ export function parseFdaNdc(files: InputFile[], options: FdaNdcOptions = {}): Ad
   const packageRows = parseHeaderedTsv(pack.file.name, pack.text, layout.packageColumns);
   const log = new ProblemLog();
   const collected: Collected = { products: new Map(), substances: new Map(), classes: new Map() };
-  const report = (file: InputFile, role: string, read: number): FileReport => ({ file: file.name, role, read, kept: 0, skipped: 0 });
-  const reports = [report(product.file, layout.roles[0], productRows.length), report(pack.file, layout.roles[1], packageRows.length)];
-  for (const row of productRows) {
-    const problem = addProduct(row, collected, asOf, unfinished);
-    if (problem) log.add(product.file.name, row.line, problem);
-    reports[0]![problem ? 'skipped' : 'kept'] += 1;
-  }
+  const tallies = [new RowTally(product.file.name, log.problems), new RowTally(pack.file.name, log.problems)] as const;
+  for (const row of productRows) tallyRow(tallies[0], row.line, addProduct(row, collected, asOf, unfinished) ?? undefined);
   const context = packageContext((id) => collected.products.has(id), baseName(product.file.name));
   for (const row of packageRows) {
     const parsed = readPackage(row, asOf, context);
-    if (typeof parsed === 'string') log.add(pack.file.name, row.line, parsed);
-    else collected.products.get(row.get('PRODUCTID'))!.packs.push(parsed);
-    reports[1]![typeof parsed === 'string' ? 'skipped' : 'kept'] += 1;
+    if (tallyRow(tallies[1], row.line, parsed) && typeof parsed !== 'string' && !isExcluded(parsed)) collected.products.get(row.get('PRODUCTID'))!.packs.push(parsed);
   }
+  const reports = [tallies[0].report(layout.roles[0]), tallies[1].report(layout.roles[1])];
   return {
     snapshot: {
       format: SNAPSHOT_FORMAT,

@@ -22,6 +22,7 @@
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, ClassEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, RowError, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';
 import { forEachArrayElement } from './json-stream.ts';
@@ -98,19 +99,26 @@ export interface Collector {
 /** A new collector. */
 export const newCollector = (): Collector => ({ productKeys: new Set(), packKeys: new Set(), classes: new Map() });
 
-/** Reads one record; a malformed or repeated one is reported and gives null. Package NDCs dropped as repeats are added to `dropped`. */
-export function collect(value: unknown, line: number, state: Collector, log: ProblemLog, file: string, asOf: Date, dropped: string[] = []): OpenFdaProduct | null {
+/**
+ * Reads one record and counts its outcome in `tally`: a malformed one is reported, one whose
+ * product key was read before is excluded as a duplicate (the first is kept); both give null.
+ * Package NDCs dropped from a kept record as repeats are reported and added to `dropped`.
+ */
+export function collect(value: unknown, line: number, state: Collector, tally: RowTally, asOf: Date, dropped: string[] = []): OpenFdaProduct | null {
+  const file = tally.file;
+  const log = { add: (f: string, l: number, message: string) => tally.problems.push({ file: f, line: l, message }) };
   let record: OpenFdaProduct;
   try {
     record = readOpenFdaRecord(value, asOf);
   } catch (error) {
     if (!(error instanceof RowError)) throw error;
-    log.add(file, line, error.message);
+    tally.malformedRow(line, error.message);
     return null;
   }
   const { product } = record;
-  if (state.productKeys.has(product.key)) { log.add(file, line, `duplicate product ${product.key}`); return null; }
+  if (state.productKeys.has(product.key)) { tally.exclude(EXCLUDED.duplicate); return null; }
   state.productKeys.add(product.key);
+  tally.keep();
   product.packs = product.packs.filter((pack) => {
     if (!state.packKeys.has(pack.key)) { state.packKeys.add(pack.key); return true; }
     log.add(file, line, `package NDC ${pack.key} already belongs to another record; skipped here`);
@@ -121,6 +129,9 @@ export function collect(value: unknown, line: number, state: Collector, log: Pro
   for (const c of record.classes) state.classes.set(`${c.system}|${c.code}`, c);
   return record;
 }
+
+/** The role the download is reported under: each `results` element is one of its rows. */
+export const OPENFDA_ROLE = 'drug/ndc results';
 
 /** Refuses a document whose top-level object has no `results`. */
 export function requireResults(file: string, keys: string[]): void {
@@ -133,21 +144,23 @@ export function singleFile(files: InputFile[]): InputFile {
   return files[0]!;
 }
 
-/** Parses an openFDA drug/ndc download; malformed records are reported (by line) and skipped. */
+/**
+ * Parses an openFDA drug/ndc download. Each `results` element is kept, malformed (reported by
+ * line) or excluded as a duplicate of a product read before.
+ */
 export function parseOpenFdaNdc(files: InputFile[], options: OpenFdaOptions = {}): AdapterResult {
   const file = singleFile(files);
   const asOf = options.asOf ?? new Date();
   const log = new ProblemLog();
   const state = newCollector();
   const read: OpenFdaProduct[] = [];
-  let count = 0;
+  const tally = new RowTally(file.name, log.problems);
   const keys = forEachArrayElement(file.name, file.content, 'results', {
     onElement: (value, line) => {
-      count += 1;
-      const record = collect(value, line, state, log, file.name, asOf);
+      const record = collect(value, line, state, tally, asOf);
       if (record) read.push(record);
     },
-    onMalformed: (line, message) => { count += 1; log.add(file.name, line, message); },
+    onMalformed: (line, message) => tally.malformedRow(line, message),
   });
   requireResults(file.name, keys);
   const substances = resolveSubstances(read);
@@ -157,6 +170,6 @@ export function parseOpenFdaNdc(files: InputFile[], options: OpenFdaOptions = {}
       classes: [...state.classes.values()], substances, products: read.map((r) => r.product),
     },
     problems: log.problems,
-    files: [{ file: file.name, role: 'drug/ndc results', read: count, kept: read.length, skipped: count - read.length }],
+    files: [tally.report(OPENFDA_ROLE)],
   };
 }

@@ -17,12 +17,13 @@
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
+import { RowTally } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { jsonFileArrayElements } from './json-stream.ts';
 import type { ArrayElement } from './json-stream.ts';
 import {
-  OPENFDA_NDC_SOURCE, collect, newCollector, requireResults, resolveRecord, singleFile,
+  OPENFDA_NDC_SOURCE, OPENFDA_ROLE, collect, newCollector, requireResults, resolveRecord, singleFile,
 } from './us-openfda-ndc.ts';
 import type { OpenFdaOptions } from './us-openfda-ndc.ts';
 import { StreamedSubstances } from './us-openfda-substances.ts';
@@ -53,12 +54,13 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
   const kept = new Set<number>();
   /** Package NDCs each kept record loses as repeats, by position. */
   const repeats = new Map<number, Set<string>>();
+  const tally = new RowTally(file.name, log.problems);
   let count = 0;
   const keys = await readAll(file, (element) => {
     count += 1;
-    if ('malformed' in element) { log.add(file.name, element.line, element.malformed); return; }
+    if ('malformed' in element) { tally.malformedRow(element.line, element.malformed); return; }
     const dropped: string[] = [];
-    const record = collect(element.value, element.line, state, log, file.name, asOf, dropped);
+    const record = collect(element.value, element.line, state, tally, asOf, dropped);
     if (dropped.length > 0) repeats.set(count, new Set(dropped));
     if (!record) return;
     // By position: a minified download has every record on one line.
@@ -102,6 +104,6 @@ export async function openOpenFdaNdc(files: InputFile[], options: OpenFdaOptions
       classes: [...state.classes.values()], substances, products: products(),
     },
     problems: log.problems,
-    files: [{ file: file.name, role: 'drug/ndc results', read: count, kept: kept.size, skipped: count - kept.size }],
+    files: [tally.report(OPENFDA_ROLE)],
   };
 }

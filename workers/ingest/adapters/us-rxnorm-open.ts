@@ -15,23 +15,22 @@
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { FileReport, ProductEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
+import { RowTally } from '../row-outcome.ts';
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { fileLines } from './line-stream.ts';
 import {
   DRUG_TTYS, RXNORM_SOURCE, consoAtom, drugNdcs, newData, packOf, productOf, readRrfLine, requireConso, roleByFirstLine,
-  roleByName, rrfFields, rrfReport, substances,
+  roleLabel, unusedMember, rrfFields, settleOutcomes, substances,
 } from './us-rxnorm.ts';
 import type { Role } from './us-rxnorm.ts';
 
 /** RRF is UTF-8; a line that is not is read as Windows-1252, as the parser reads it. */
 const lines = (file: InputFile) => fileLines(file, 'utf-8-else-windows-1252');
 
-async function roleOf(file: InputFile): Promise<Role> {
-  const named = roleByName(file.name);
-  if (named) return named;
-  for await (const { text } of lines(file)) return roleByFirstLine(file.name, text);
-  return roleByFirstLine(file.name, '');
+async function firstLine(file: InputFile): Promise<string> {
+  for await (const { text } of lines(file)) return text;
+  return '';
 }
 
 /** RXCUI → name of the drugs in `wanted`, read again from RXNCONSO (the last atom read wins, as on opening). */
@@ -41,25 +40,33 @@ async function drugNames(file: InputFile, wanted: ReadonlyMap<string, string>): 
     const fields = rrfFields('conso', text);
     if (typeof fields === 'string') continue;
     const atom = consoAtom(fields);
-    if (atom && typeof atom !== 'string' && 'tty' in atom && DRUG_TTYS.has(atom.tty) && wanted.has(atom.rxcui)) names.set(atom.rxcui, atom.str);
+    if (typeof atom !== 'string' && 'tty' in atom && DRUG_TTYS.has(atom.tty) && wanted.has(atom.rxcui)) names.set(atom.rxcui, atom.str);
   }
   return names;
 }
 
 /** Opens an RxNorm release for a streamed ingest; see the module comment. */
 export async function openUsRxnorm(files: InputFile[]): Promise<StreamedAdapterResult> {
-  const roles: Array<{ file: InputFile; role: Role }> = [];
-  for (const file of files) roles.push({ file, role: await roleOf(file) });
+  const roles: Array<{ file: InputFile; first: string; role: Role | null }> = [];
+  for (const file of files) {
+    const first = await firstLine(file);
+    roles.push({ file, first, role: roleByFirstLine(first) });
+  }
   requireConso(roles.map((r) => r.role));
   const data = newData(false);
   const reports = new Map<InputFile, FileReport>();
+  const tallies: Array<{ file: InputFile; role: Role; tally: RowTally }> = [];
   // Concepts first, whatever the order given: NDC owners are checked against them.
-  for (const { file, role } of [...roles.filter((r) => r.role === 'conso'), ...roles.filter((r) => r.role === 'sat')]) {
-    const report = rrfReport(file.name, role);
-    for await (const { line, text } of lines(file)) readRrfLine(role, text, line, data, report);
-    report.skipped = report.read - report.kept;
-    reports.set(file, report);
+  for (const role of ['conso', 'sat'] as const) {
+    for (const { file } of roles.filter((r) => r.role === role)) {
+      const tally = new RowTally(file.name, data.log.problems);
+      for await (const { line, text } of lines(file)) readRrfLine(role, text, line, data, tally);
+      tallies.push({ file, role, tally });
+    }
   }
+  settleOutcomes(data);
+  for (const { file, role, tally } of tallies) reports.set(file, tally.report(roleLabel(role)));
+  for (const { file, first, role } of roles) if (role === null) reports.set(file, unusedMember(file.name, first));
   const entries = substances(data);
   const ndcs = drugNdcs(data);
   /** Term type of each drug with NDCs: all that is kept of the concepts. */

@@ -20,7 +20,8 @@ import type { FileReport, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
-import { SPL_FILE, SPL_SOURCE, keepFirst, readSplDocument, splReport } from './us-spl.ts';
+import { SPL_FILE, SPL_ROLE, SPL_SOURCE, keepFirst, readSplDocument } from './us-spl.ts';
+import { RowTally } from '../row-outcome.ts';
 import type { SplOptions } from './us-spl.ts';
 
 /** The document's bytes, read afresh (an input given as a path would otherwise keep them). */
@@ -46,17 +47,18 @@ export async function openUsSpl(files: InputFile[], options: SplOptions = {}): P
   for (const file of files) {
     const kept: Kept = { products: [], repeats: new Map() };
     let position = 0;
-    const read = readSplDocument(await load(file), { asOf, substances, log }, (record) => {
+    const tally = new RowTally(file.name, log.problems);
+    readSplDocument(await load(file), { asOf, substances, log, tally }, (record) => {
       const at = position++;
       const packs = record.product.packs;
-      if (!keepFirst(record, seen, log, file.name)) return;
+      if (!keepFirst(record, seen, log, file.name, tally)) return;
       seen.products.add(record.product.key);
       const left = new Set(record.product.packs);
       if (left.size < packs.length) kept.repeats.set(at, new Set(packs.flatMap((p, i) => (left.has(p) ? [] : [i]))));
       kept.products.push(at);
     });
     plan.push(kept);
-    reports.push(splReport(file.name, read, kept.products.length));
+    reports.push(tally.report(SPL_ROLE));
   }
   seen.products.clear();
   seen.packKeys.clear();

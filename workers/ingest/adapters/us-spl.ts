@@ -14,6 +14,7 @@
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { readSplProduct } from './us-spl-product.ts';
@@ -58,12 +59,14 @@ export interface SplRecord {
 }
 
 /**
- * Repeats across the documents of one ingest: a product NDC seen before skips the product, a
- * package NDC seen before skips the package (both reported). Returns whether the product is kept.
+ * Repeats across the documents of one ingest: a product NDC seen before excludes the product as
+ * a duplicate (counted in `tally`, the first is kept); a package NDC seen before drops that
+ * package from a kept product (reported with the product's line). Returns whether the product is kept.
  */
-export function keepFirst(record: SplRecord, seen: { products: Set<string> | Map<string, unknown>; packKeys: Set<string> }, log: ProblemLog, file: string): boolean {
+export function keepFirst(record: SplRecord, seen: { products: Set<string> | Map<string, unknown>; packKeys: Set<string> }, log: ProblemLog, file: string, tally: RowTally): boolean {
   const { product, line } = record;
-  if (seen.products.has(product.key)) { log.add(file, line, `duplicate product NDC ${product.key}`); return false; }
+  if (seen.products.has(product.key)) { tally.exclude(EXCLUDED.duplicate); return false; }
+  tally.keep();
   product.packs = product.packs.filter((pack) => {
     if (!seen.packKeys.has(pack.key)) { seen.packKeys.add(pack.key); return true; }
     log.add(file, line, `duplicate package NDC ${pack.key}; skipped`);
@@ -78,7 +81,7 @@ export function keepFirst(record: SplRecord, seen: { products: Set<string> | Map
  * product records the document has.
  */
 export function readSplDocument(
-  file: InputFile, context: { asOf: Date; substances: Map<string, SubstanceEntry>; log: ProblemLog }, onProduct: (record: SplRecord) => void,
+  file: InputFile, context: { asOf: Date; substances: Map<string, SubstanceEntry>; log: ProblemLog; tally?: RowTally }, onProduct: (record: SplRecord) => void,
 ): number {
   let labeler = '';
   const attributes: Record<string, string> = {};
@@ -107,26 +110,28 @@ export function readSplDocument(
       onProduct({ product, line });
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      context.log.add(file.name, line, error.message);
+      if (context.tally) context.tally.malformedRow(line, error.message);
+      else context.log.add(file.name, line, error.message);
     }
   }
   return elements.length;
 }
 
-/** The report of one SPL document. */
-export const splReport = (file: string, read: number, kept: number): FileReport => ({ file, role: 'SPL document', read, kept, skipped: read - kept });
+/** The role an SPL document is reported under: each manufacturedProduct is one of its rows. */
+export const SPL_ROLE = 'SPL document';
 
 function readDocument(file: InputFile, shared: Shared): FileReport {
-  let kept = 0;
-  const read = readSplDocument(file, shared, (record) => {
-    if (!keepFirst(record, shared, shared.log, file.name)) return;
-    shared.products.set(record.product.key, record.product);
-    kept += 1;
+  const tally = new RowTally(file.name, shared.log.problems);
+  readSplDocument(file, { ...shared, tally }, (record) => {
+    if (keepFirst(record, shared, shared.log, file.name, tally)) shared.products.set(record.product.key, record.product);
   });
-  return splReport(file.name, read, kept);
+  return tally.report(SPL_ROLE);
 }
 
-/** Parses SPL documents into products and substances; malformed products are reported and skipped. */
+/**
+ * Parses SPL documents into products and substances. Each manufacturedProduct is kept,
+ * malformed (reported with its line and why) or excluded as a duplicate of a product NDC read before.
+ */
 export function parseUsSpl(files: InputFile[], options: SplOptions = {}): AdapterResult {
   if (files.length === 0) throw new FileRejectedError(SPL_FILE, 'no SPL document given');
   const shared: Shared = { products: new Map(), packKeys: new Set(), substances: new Map(), log: new ProblemLog(), asOf: options.asOf ?? new Date() };

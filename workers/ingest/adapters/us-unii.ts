@@ -18,6 +18,7 @@
 import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, SourceInfo, SubstanceEntry } from '../snapshot.ts';
+import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, forEachLine, tabFields } from './common.ts';
 import type { InputFile } from './common.ts';
 
@@ -49,18 +50,21 @@ interface Layout {
   width: number;
 }
 
-function layoutOf(file: string, header: string): Layout {
+const NEITHER = 'header is neither the UNII Records layout (UNII, Display Name or PT, RN ...) nor the UNII Names layout (Name, TYPE, UNII, Display Name)';
+
+function layoutOf(header: string): Layout | null {
   const names = tabFields(header).map((n) => n.toUpperCase());
   const index = new Map(names.map((n, i) => [n, i]));
   if (!index.has('DISPLAY NAME') && index.has('PT')) index.set('DISPLAY NAME', index.get('PT')!);
   const has = (c: string): boolean => index.has(c);
   if (has('NAME') && has('TYPE') && has('UNII') && has('DISPLAY NAME')) return { role: 'names', index, width: names.length };
-  if (has('UNII') && has('DISPLAY NAME')) return { role: 'records', index, width: names.length };
-  throw new FileRejectedError(file, 'header is neither the UNII Records layout (UNII, Display Name or PT, RN ...) nor the UNII Names layout (Name, TYPE, UNII, Display Name)');
+  return has('UNII') && has('DISPLAY NAME') ? { role: 'records', index, width: names.length } : null;
 }
 
 interface State {
   substances: Map<string, SubstanceEntry>;
+  /** UNIIs a Records row has described: the Records list has one row per UNII. */
+  recorded: Set<string>;
   log: ProblemLog;
 }
 
@@ -75,6 +79,7 @@ function entryFor(state: State, unii: string, name: string): SubstanceEntry {
 
 function recordRow(get: (c: string) => string, state: State, unii: string): void {
   const entry = entryFor(state, unii, get('DISPLAY NAME'));
+  state.recorded.add(unii);
   entry.name = get('DISPLAY NAME');
   const rxcui = normaliseIdentifier('rxcui', get('RXCUI'));
   if (rxcui) entry.rxcui = rxcui;
@@ -99,38 +104,46 @@ function nameRow(get: (c: string) => string, state: State, unii: string): void {
   }
 }
 
-/** Reads one file; returns its report. */
-function readFile(file: InputFile, state: State): FileReport {
-  let layout: Layout | undefined;
-  const report: FileReport = { file: file.name, role: '', read: 0, kept: 0, skipped: 0 };
-  forEachLine(file.content, (text, line) => {
-    if (!layout) {
-      layout = layoutOf(file.name, text);
-      report.role = layout.role === 'names' ? 'UNII names' : 'UNII records';
-      return;
-    }
-    report.read += 1;
-    const values = text.split('\t');
-    const { index } = layout;
-    const get = (c: string): string => (values[index.get(c) ?? -1] ?? '').trim();
-    const unii = normaliseIdentifier('unii', get('UNII'));
-    const problem = values.length !== layout.width ? 'wrong number of tab-separated fields'
-      : !unii ? `UNII "${get('UNII')}" is not a valid UNII (check character)`
-        : get('DISPLAY NAME') === '' ? 'Display Name is empty' : null;
-    if (problem) { state.log.add(file.name, line, problem); report.skipped = (report.skipped ?? 0) + 1; return; }
-    if (layout.role === 'records') recordRow(get, state, unii!);
-    else nameRow(get, state, unii!);
-    report.kept += 1;
-  });
-  if (!layout) throw new FileRejectedError(file.name, 'empty file: no header line');
-  return report;
+/** One data row of a file of `layout`, counted in `tally`. */
+function readRow(layout: Layout, text: string, line: number, state: State, tally: RowTally): void {
+  const values = text.split('\t');
+  const { index } = layout;
+  const get = (c: string): string => (values[index.get(c) ?? -1] ?? '').trim();
+  const unii = normaliseIdentifier('unii', get('UNII'));
+  const problem = values.length !== layout.width ? 'wrong number of tab-separated fields'
+    : !unii ? `UNII "${get('UNII')}" is not a valid UNII (check character)`
+      : get('DISPLAY NAME') === '' ? 'Display Name is empty' : null;
+  if (problem) { tally.malformedRow(line, problem); return; }
+  // The Names list has many rows per UNII on purpose; a Records row repeating a UNII is a duplicate.
+  if (layout.role === 'records' && state.recorded.has(unii!)) { tally.exclude(EXCLUDED.duplicate); return; }
+  if (layout.role === 'records') recordRow(get, state, unii!);
+  else nameRow(get, state, unii!);
+  tally.keep();
 }
 
-/** Parses UNII Records and/or Names files into substances; malformed rows are reported and skipped. */
+/** Reads one file, its role from its header (so dated and renamed exports work); returns its report. */
+function readFile(file: InputFile, state: State): FileReport {
+  let layout: Layout | null | undefined;
+  const tally = new RowTally(file.name, state.log.problems);
+  forEachLine(file.content, (text, line) => {
+    if (layout === undefined) layout = layoutOf(text);
+    else if (layout !== null) readRow(layout, text, line, state, tally);
+  });
+  if (layout === undefined) throw new FileRejectedError(file.name, 'empty file: no header line');
+  // Another member of the download (a readme, a legal notice) is named, not refused.
+  if (layout === null) return unusedFile(file.name, `${NEITHER}: a member this adapter does not read`);
+  return tally.report(layout.role === 'names' ? 'UNII names' : 'UNII records');
+}
+
+/**
+ * Parses UNII Records and/or Names files into substances. Each row is kept, malformed
+ * (reported with its line and why) or, for a Records row repeating a UNII, excluded as a duplicate.
+ */
 export function parseUsUnii(files: InputFile[]): AdapterResult {
   if (files.length === 0) throw new FileRejectedError(UNII_RECORDS_FILE, 'no file given: expected UNII_Records_*.txt and/or UNII_Names_*.txt');
-  const state: State = { substances: new Map(), log: new ProblemLog() };
+  const state: State = { substances: new Map(), recorded: new Set(), log: new ProblemLog() };
   const reports = files.map((f) => readFile(f, state));
+  if (reports.every((r) => r.role === 'unused')) throw new FileRejectedError(files[0]!.name, NEITHER);
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: UNII_SOURCE, substances: [...state.substances.values()] },
     problems: state.log.problems,
