@@ -42,6 +42,6 @@ const seconds = (performance.now() - started) / 1000;
 console.log(`${id}${parse ? ' parse' : ''}${built ? '' : ' (sources through tsx)'}: opened in ${openSeconds.toFixed(1)} s (peak RSS ${rssOpened} MiB so far), `
   + `${products} products and ${packs} packs read in ${seconds.toFixed(1)} s in all, peak RSS ${mib()} MiB`);
 console.log(`substances ${opened.snapshot.substances?.length ?? 0}, classes ${opened.snapshot.classes?.length ?? 0}, problems ${opened.problems.length}`);
-for (const f of (opened.files ?? []).map((r) => outcomeOf(r, opened.problems))) {
+for (const f of (opened.files ?? []).map((r) => outcomeOf(r))) {
   console.log(`${f.file}: ${f.read} read, ${f.kept} kept, ${f.malformed} malformed${formatExcluded(f) ? `, excluded ${formatExcluded(f)}` : ''}`);
 }

@@ -27,10 +27,8 @@ describe('row outcome', () => {
     expect(() => new RowTally('f').exclude('No DDD')).toThrow(/snake_case/);
   });
 
-  it('reads a report of the older form: its file problems are malformed, the rest unsorted', () => {
-    const problems = [{ file: 'a.txt', line: 2, message: 'x' }, { file: 'b.txt', line: 3, message: 'y' }];
-    expect(outcomeOf({ file: 'a.txt', role: 'r', read: 10, kept: 6, skipped: 4 }, problems))
-      .toMatchObject({ malformed: 1, excluded: { unsorted: 3 } });
+  it('states the exclusions of a report that has none', () => {
+    expect(outcomeOf({ file: 'a.txt', role: 'r', read: 2, kept: 1, malformed: 1 })).toEqual({ file: 'a.txt', role: 'r', read: 2, kept: 1, malformed: 1, excluded: {} });
   });
 
   it('adds the files of an ingest up; an unused member counts no row', () => {

@@ -68,7 +68,7 @@ export async function parseAndIngest(db: Database, adapterId: string, inputs: In
     return { outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] };
   }
   const { snapshot, problems } = parsed;
-  const files = (parsed.files ?? []).map((f) => outcomeOf(f, problems));
+  const files = (parsed.files ?? []).map((f) => outcomeOf(f));
   const rows = countRows(files, problems, keptInArrays(snapshot));
   // A problem an adapter reported outside its row counts still refuses a strict ingest.
   const malformed = Math.max(rows.malformed, problems.length);

@@ -46,14 +46,7 @@ export interface FileReport {
   role: string;
   read: number;
   kept: number;
-  /**
-   * Rows malformed. Absent only in the reports of adapters not yet moved to this type, which
-   * say `skipped` instead: their malformed rows are then the problems reported for the file,
-   * and the rest of `skipped` counts as `unsorted` (see `outcomeOf`).
-   */
-  malformed?: number;
-  /** @deprecated read − kept, from adapters not yet moved to `malformed` and `excluded`. */
-  skipped?: number;
+  malformed: number;
   /** Rows excluded on purpose, by reason; absent or empty when none were. */
   excluded?: Readonly<Record<ExclusionReason, number>>;
   /** For a member of a release the adapter does not read (`role: 'unused'`): why. */
@@ -72,18 +65,11 @@ export interface RowCounts {
 const REASON = /^[a-z][a-z0-9_]*$/;
 
 /** A report with every outcome stated: `malformed` and `excluded` as this type defines them. */
-export type SettledReport = FileReport & { malformed: number; excluded: Readonly<Record<ExclusionReason, number>> };
+export type SettledReport = FileReport & { excluded: Readonly<Record<ExclusionReason, number>> };
 
-/**
- * The report with every outcome stated. A report still in the older form (`skipped`) counts
- * the problems reported for its file as malformed and the rest of `skipped` as `unsorted`.
- */
-export function outcomeOf(report: FileReport, problems: readonly RowProblem[]): SettledReport {
-  if (report.malformed !== undefined) return { ...report, malformed: report.malformed, excluded: report.excluded ?? {} };
-  const skipped = report.skipped ?? report.read - report.kept;
-  const malformed = Math.min(skipped, problems.filter((p) => p.file === report.file).length);
-  const rest = skipped - malformed;
-  return { ...report, malformed, excluded: rest > 0 ? { ...report.excluded, unsorted: rest } : { ...report.excluded } };
+/** The report with its exclusions stated even when there are none (what the CLI and sync read). */
+export function outcomeOf(report: FileReport): SettledReport {
+  return { ...report, excluded: report.excluded ?? {} };
 }
 
 /** Rows excluded from one file, all reasons together. */
@@ -95,7 +81,7 @@ export function excludedCount(report: Pick<FileReport, 'excluded'>): number {
 
 /** True when every row of the report has exactly one outcome. */
 export function balanced(report: FileReport): boolean {
-  return report.malformed !== undefined && report.read === report.kept + report.malformed + excludedCount(report);
+  return report.read === report.kept + report.malformed + excludedCount(report);
 }
 
 /** A file the adapter recognised as a member of the release it does not read: named, not refused. */
@@ -156,7 +142,7 @@ export class RowTally {
 export function countRows(files: readonly FileReport[] | undefined, problems: readonly RowProblem[], kept: number): RowCounts {
   if (!files?.length) return { read: kept + problems.length, kept, malformed: problems.length, excluded: 0 };
   const sum: RowCounts = { read: 0, kept: 0, malformed: 0, excluded: 0 };
-  for (const f of files.map((r) => outcomeOf(r, problems))) {
+  for (const f of files) {
     sum.read += f.read;
     sum.kept += f.kept;
     sum.malformed += f.malformed;
