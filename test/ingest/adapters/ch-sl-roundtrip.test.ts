@@ -43,7 +43,7 @@ describe('ch-sl round trip: Preparations.xml → drugref ingest → API', () => 
     const { rows } = await t.db.query<{ category: string }>(
       "SELECT record ->> 'dispensing_category' AS category FROM packs WHERE source = 'ch-sl' AND natural_key = '7680653170010'");
     expect(rows[0]?.category).toBe('D');
-    if ('dispensing_category' in body.matched_pack) expect(body.matched_pack.dispensing_category).toBe('D');
+    expect(body.matched_pack.dispensing_category).toBe('D');
   });
 
   it('looks a pack without GTIN up by pharmacode, with the IT-code PKT limitation value', async () => {
