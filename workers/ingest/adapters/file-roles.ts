@@ -6,6 +6,7 @@
  * root element or record layout looks like; the file name is only a hint that breaks ties.
  * A member no role claims is reported as unused, not refused: a release folder is taken whole.
  */
+import { open } from 'node:fs/promises';
 import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { unusedFile } from '../row-outcome.ts';
@@ -41,7 +42,6 @@ export function undatedName(name: string): string {
  */
 export async function headBytes(file: InputFile, bytes = HEAD_BYTES): Promise<Buffer> {
   if (file.path === undefined) return file.content.subarray(0, bytes);
-  const { open } = await import('node:fs/promises');
   const handle = await open(file.path, 'r');
   try {
     const buffer = Buffer.alloc(bytes);
