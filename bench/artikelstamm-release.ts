@@ -9,7 +9,7 @@
  * repeated PRODNO or GTIN, a LIMITATION without code), and a few medicines name a PRODNO that
  * no PRODUCT lists, two items each. The real file holds about 150 000 items (about 130 MB).
  */
-import { completeGtin } from '../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../vocabulary/check-digits.ts';
 import { writePieces } from './write-file.ts';
 
 const FORMS = [['Filmtabl', 'cpr pell'], ['Crème', 'crème'], ['Inj Lös', 'sol inj'], ['Kaps', 'caps'], ['Tropfen', 'gouttes']];

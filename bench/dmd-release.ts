@@ -7,7 +7,7 @@
  * The real release holds about 150 000 AMPs, 25 000 VMPs and 170 000 AMPPs.
  */
 import { join } from 'node:path';
-import { completeGtin, verhoeffCheckDigit } from '../resolvers/catalogue/check-digits.ts';
+import { completeGtin, verhoeffCheckDigit } from '../vocabulary/check-digits.ts';
 import { writeLines } from './write-file.ts';
 
 /** A dm+d id of kind `kind` (1–9) and number `i`: item, the NHS namespace 1000001, partition 10 and a Verhoeff check digit. */

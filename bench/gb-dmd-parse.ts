@@ -12,7 +12,7 @@ import type { WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { completeGtin, verhoeffCheckDigit } from '../resolvers/catalogue/check-digits.ts';
+import { completeGtin, verhoeffCheckDigit } from '../vocabulary/check-digits.ts';
 import { parseGbDmd } from '../workers/ingest/adapters/gb-dmd.ts';
 
 /** dm+d extension id: serial, namespace 1000001, partition 10, Verhoeff check digit. */

@@ -7,7 +7,7 @@
  * is not an NDC, a repeated product, an element that is not valid JSON).
  * The real download holds about 130 000 records (about 1 GB pretty-printed).
  */
-import { uniiCheckCharacter } from '../resolvers/catalogue/check-digits.ts';
+import { uniiCheckCharacter } from '../vocabulary/check-digits.ts';
 import { writePieces } from './write-file.ts';
 
 const INGREDIENTS = ['IBUPROFEN', 'ACETAMINOPHEN', 'CAFFEINE', 'ASPIRIN', 'METFORMIN HYDROCHLORIDE', 'LISINOPRIL', 'ATORVASTATIN CALCIUM'];

@@ -9,7 +9,7 @@
  * malformed (a GTIN with a wrong check digit, an article without a name) or repeat the GTIN
  * before them. The real file holds about 150 000 articles.
  */
-import { completeGtin } from '../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../vocabulary/check-digits.ts';
 import { writePieces } from './write-file.ts';
 
 const FORMS = [['Filmtabl', 'cpr pell'], ['Crème', 'crème'], ['Inj Lös', 'sol inj'], ['Kaps', 'caps'], ['Tropfen', 'gouttes']];

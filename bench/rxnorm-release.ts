@@ -14,7 +14,7 @@
  * them SAB=RXNORM) and 6 M RXNSAT lines, of which about 500 000 RxNorm NDCs.
  */
 import { join } from 'node:path';
-import { uniiCheckCharacter } from '../resolvers/catalogue/check-digits.ts';
+import { uniiCheckCharacter } from '../vocabulary/check-digits.ts';
 import { writeLines } from './write-file.ts';
 
 const FORMS = ['Oral Tablet', 'Oral Capsule', 'Injectable Solution', 'Topical Cream', 'Extended Release Oral Tablet'];

@@ -11,7 +11,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { uniiCheckCharacter } from '../resolvers/catalogue/check-digits.ts';
+import { uniiCheckCharacter } from '../vocabulary/check-digits.ts';
 
 const NARRATIVE = `<paragraph>Die Behandlung sollte mit der niedrigsten wirksamen Dosis beginnen; à prendre au cours d’un repas. ${'Posologie et mode d’administration: la dose doit être adaptée à chaque patient. '.repeat(12)}</paragraph>`;
 

@@ -15,7 +15,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');
 
 /** Source folders compiled to dist/; their other files are copied beside the output. */
-export const SOURCE_DIRS = ['cli', 'facades', 'platform', 'resolvers', 'workers', 'data'];
+export const SOURCE_DIRS = ['cli', 'facades', 'platform', 'vocabulary', 'resolvers', 'workers', 'data'];
 /** Folders with no TypeScript, read at run time relative to the modules: linked whole. */
 const ASSET_DIRS = ['migrations', 'schema'];
 

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const SOURCE_DIRS = ['cli', 'facades', 'platform', 'resolvers', 'workers', 'data'];
+const SOURCE_DIRS = ['cli', 'facades', 'platform', 'vocabulary', 'resolvers', 'workers', 'data'];
 
 function buildIsCurrent() {
   let built;

@@ -37,6 +37,7 @@ import { createReceiptIssuer, JWKS_OPERATION, registerJwks } from './http/receip
 import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
 import { buildTools } from './mcp/tools.ts';
+import { createChatTools } from './mcp/chat-tools.ts';
 import { closeServices, createServices } from './services.ts';
 import { consoleApi } from './console/api.ts';
 import { registerWeb } from './web/static.ts';
@@ -112,7 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!options.services) app.addHook('onClose', () => closeServices(built));
   const routes = compileRoutes(engine, ROUTES);
   // One tool list for MCP and the assistant, built once at start.
-  const deps: AppDeps = { config, db, now, services, toolbox: { engine, tools: buildTools(routes) } };
+  const tools = buildTools(routes);
+  const deps: AppDeps = { config, db, now, services, toolbox: { engine, chat: createChatTools(engine, tools) } };
   const guard = createGuard(db, now, new KeyCache(config.keyCacheTtlMs, now), config.upgradeUrl);
   await app.register(pipelinePlugin, { guard, db, now });
   // One receipt issuer per app: the REST routes sign with it and the JWKS publishes its keys.
@@ -122,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(consoleApi, { prefix: '/console/api', engine, deps, routes });
   registerJwks(app, receipts, config);
   registerPublicGraphql(app, engine, deps);
-  registerMcp(app, deps, API_VERSION);
+  registerMcp(app, deps, tools, API_VERSION);
   registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION);
   registerOperations(app, db, config);
   // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.

@@ -8,7 +8,7 @@ import type { Database } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from './accounts/keys.ts';
 import type { Engine } from '../platform/graphql/engine.ts';
-import type { McpTool } from '../facades/mcp/tools.ts';
+import type { ChatTools } from './chat/tools.ts';
 import { createLoaders } from './loaders.ts';
 import type { Loaders } from './loaders.ts';
 
@@ -19,10 +19,13 @@ import type { Loaders } from './loaders.ts';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Services {}
 
-/** The route-table tools of an app and the engine that runs them (MCP and the assistant). */
+/**
+ * The app's engine (for resolvers that run documents of their own, such as the export) and
+ * the assistant's tools, which the facades build from the route table and hand down here.
+ */
 export interface Toolbox {
   engine: Engine;
-  tools: McpTool[];
+  chat: ChatTools;
 }
 
 /** What stays the same for every request of one app instance. */

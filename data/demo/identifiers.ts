@@ -6,7 +6,7 @@
  */
 import {
   completeAic, completeGtin, completePzn, verhoeffCheckDigit,
-} from '../../resolvers/catalogue/check-digits.ts';
+} from '../../vocabulary/check-digits.ts';
 import type { Identifier, Jurisdiction } from '../../workers/ingest/snapshot.ts';
 import { rng, type Rng } from './prng.ts';
 

@@ -7,7 +7,7 @@
  */
 import {
   completeAic, completeGtin, completePzn, verhoeffCheckDigit,
-} from '../../resolvers/catalogue/check-digits.ts';
+} from '../../vocabulary/check-digits.ts';
 import type { Identifier, Jurisdiction } from '../../workers/ingest/snapshot.ts';
 import { hash32 } from '../demo/prng.ts';
 

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { registerSyncMetrics } from '../../workers/sync/metrics.ts';
+import { registerSyncMetrics } from './sync-metrics.ts';
 import { sendError } from './errors.ts';
 
 /** How `/metrics` is exposed (the `metricsToken` / `metricsPort` of the configuration). */

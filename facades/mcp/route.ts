@@ -10,6 +10,7 @@ import type { OperationDoc } from '../routes/types.ts';
 import { registerMethodNotAllowed } from '../rest/register.ts';
 import { createDispatcher } from './dispatch.ts';
 import type { Caller, Dispatcher } from './dispatch.ts';
+import type { McpTool } from './tools.ts';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { checkBody, classify, MAX_BATCH, parseError, rpcError } from './jsonrpc.ts';
 import type { RpcAnswer } from './jsonrpc.ts';
@@ -81,8 +82,8 @@ async function handle(dispatcher: Dispatcher, request: FastifyRequest, reply: Fa
 }
 
 /** Registers POST /v1/mcp (and 405 for other verbs, which the SDK client's GET probe expects). */
-export function registerMcp(app: FastifyInstance, deps: AppDeps, version: string): void {
-  const dispatcher = createDispatcher({ engine: deps.toolbox.engine, deps, guard: app.guard, tools: deps.toolbox.tools, version });
+export function registerMcp(app: FastifyInstance, deps: AppDeps, tools: McpTool[], version: string): void {
+  const dispatcher = createDispatcher({ engine: deps.toolbox.engine, deps, guard: app.guard, tools, version });
   app.post('/v1/mcp', {
     onRequest: app.guarded({ scope: null, metered: false }),
     errorHandler: mcpErrorHandler,

@@ -1,6 +1,6 @@
 /** Route-table entries of the catalogue: search, drug record, lookup, equivalents, monograph. */
 import { CH_DEFAULT_DEPRECATED_AT, deprecationHeaders } from '../http/deprecation.ts';
-import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
+import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../vocabulary/systems.ts';
 import { catalogueExport } from '../../resolvers/catalogue/export.ts';
 import { AS_OF_SCHEMA } from '../../resolvers/catalogue/as-of.ts';
 import type { RouteDef, RouteInput } from './types.ts';

@@ -1,5 +1,5 @@
 /** Route-table entries of the ATC tree and of therapeutic classes on every axis. */
-import { CLASS_SYSTEMS, JURISDICTIONS } from '../../resolvers/catalogue/vocabulary.ts';
+import { CLASS_SYSTEMS, JURISDICTIONS } from '../../vocabulary/systems.ts';
 import { DRUG_ITEM, implicitCountryHeaders } from './catalogue.ts';
 import type { RouteDef } from './types.ts';
 

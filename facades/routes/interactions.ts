@@ -1,5 +1,5 @@
 /** Route-table entries of interaction screening and prescription validation. */
-import { LOOKUP_SYSTEMS, EXTRA_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
+import { LOOKUP_SYSTEMS, EXTRA_SYSTEMS } from '../../vocabulary/systems.ts';
 import { AGE_BANDS, CONDITIONS, EGFR_BANDS, PREGNANCY, SEXES } from '../../resolvers/prescriptions/cautions.ts';
 import { refusePhi } from '../../resolvers/prescriptions/phi.ts';
 import { SOURCES } from './catalogue.ts';

@@ -2,7 +2,7 @@
  * The drug record as a FHIR R4 Medication (GET /v1/drugs/{id}?format=fhir). Pure mapping
  * from rows the loaders already hold, so `format=fhir` costs the same round trips as JSON.
  */
-import { isValidUnii } from './check-digits.ts';
+import { isValidUnii } from '../../vocabulary/check-digits.ts';
 import type { DrugRow } from './drug-rows.ts';
 import type { IdentifierRow, IngredientRow } from './loaders.ts';
 import { systemOfStored } from '../terminology/systems.ts';

@@ -1,16 +1,13 @@
 /**
- * Pack-level identifier → canonical drug record (GET /v1/drugs/lookup and
+ * Normalising a pack-level code and the SQL that finds its drug (GET /v1/drugs/lookup and
  * /v1/packs/{system}/{code}, Query.drugByCode). The raw code is normalised exactly as
  * adapters store it (`normaliseIdentifier`), so printed forms (dashed NDCs, `PZN-`,
  * legacy 7-digit pharmacodes, `A`-prefixed AIC codes) all resolve.
  */
-import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
-import { LOOKUP_SYSTEMS } from './vocabulary.ts';
-import type { LookupSystem } from './vocabulary.ts';
-import { normaliseIdentifier } from './codes.ts';
-import { PRODUCT_COLUMNS, toDrug } from './drug-rows.ts';
-import type { DrugRow, ProductRecord } from './drug-rows.ts';
+import { LOOKUP_SYSTEMS } from '../../vocabulary/systems.ts';
+import type { LookupSystem } from '../../vocabulary/systems.ts';
+import { normaliseIdentifier } from '../../vocabulary/codes.ts';
 
 /**
  * Stored systems a lookup system reads. `ean` is the retail name of the GTIN-13 and
@@ -60,14 +57,3 @@ export const lookupSql = (systems: string, code: string): string =>
        LEFT JOIN packs k ON k.id = i.pack_id
       WHERE i.system = ANY(${systems}) AND i.code = ${code}
       ORDER BY (i.pack_id IS NULL), (k.merged_into IS NOT NULL), (p.marketing_status = 'withdrawn'), p.id LIMIT 1`;
-
-/** The drug a code belongs to (`lookupSql`), with the matched pack id; null when nothing matches. */
-export async function drugByCode(db: Queryable, system: string, code: string): Promise<DrugRow | null> {
-  const normalised = normaliseLookup(system, code);
-  const { rows } = await db.query<ProductRecord & { pack_id: string | null }>(
-    `SELECT ${PRODUCT_COLUMNS}, hit.pack_id FROM (${lookupSql('$1::text[]', '$2::text')}) hit JOIN products p ON p.id = hit.product_id`,
-    [storedSystems(system), normalised],
-  );
-  const row = rows[0];
-  return row ? { ...toDrug(row), matchedPackId: row.pack_id } : null;
-}

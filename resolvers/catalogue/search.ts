@@ -20,8 +20,8 @@
  */
 import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
-import { detectCodes } from './codes.ts';
-import type { CodeCandidate } from './codes.ts';
+import { detectCodes } from '../../vocabulary/codes.ts';
+import type { CodeCandidate } from '../../vocabulary/codes.ts';
 import { PRODUCT_COLUMNS, toDrug } from './drug-rows.ts';
 import type { DrugRow, ProductRecord } from './drug-rows.ts';
 import type { IngredientRow } from './loaders.ts';

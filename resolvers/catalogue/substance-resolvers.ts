@@ -3,7 +3,7 @@ import { validationError } from '../../platform/errors.ts';
 import type { RequestContext } from '../context.ts';
 import { metaFor } from '../sources/status.ts';
 import type { AtcNode } from '../classification/atc.ts';
-import { isValidUnii } from './check-digits.ts';
+import { isValidUnii } from '../../vocabulary/check-digits.ts';
 import { resolveSubstanceName } from './substances.ts';
 import type { SubstanceRow, XrefMatch } from './substances.ts';
 

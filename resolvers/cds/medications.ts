@@ -9,7 +9,7 @@
  * resources is looked at: not the subject, not the dosage, not the narrative.
  */
 import type { DrugReference } from '../interactions/references.ts';
-import { atcLevel } from '../catalogue/codes.ts';
+import { atcLevel } from '../../vocabulary/codes.ts';
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * intent words and strengths ("Dafalgan 1000", "500 mg") are set aside. Hand-written because
  * it is drugref's own routing table over drugref's own tools; no library knows these.
  */
-import { detectCodes } from '../catalogue/codes.ts';
+import { detectCodes } from '../../vocabulary/codes.ts';
 import type { ToolSpec } from './model.ts';
 
 /** A lookup the assistant wants to run: a tool name and its arguments. */

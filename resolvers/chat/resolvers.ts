@@ -31,7 +31,7 @@ function servicesOf(ctx: RequestContext): ChatServices {
 async function chatTurn(_: unknown, args: { turn: unknown }, ctx: RequestContext) {
   const principal = principalOf(ctx);
   const turn = parseTurn(args.turn);
-  const { model, tools } = servicesOf(ctx);
+  const { model } = servicesOf(ctx);
   const cost = turnCost(turnChars(turn));
   const outcome = await reserveAnswers(ctx.db, principal.accountId, principal.tier, cost, ctx.now());
   if (!outcome.granted) {
@@ -41,7 +41,7 @@ async function chatTurn(_: unknown, args: { turn: unknown }, ctx: RequestContext
   }
   const r = outcome.reservation;
   try {
-    const result = await runTurn(model, tools, turn, ctx);
+    const result = await runTurn(model, ctx.toolbox.chat, turn, ctx);
     return {
       ...result,
       model: { provider: model.provider, name: model.model },

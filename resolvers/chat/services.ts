@@ -1,7 +1,7 @@
 /**
  * The chat domain's app-level services: the model provider (OpenAI-compatible when
- * MODEL_BASE_URL is set, else the built-in deterministic assistant), the tool runner and
- * the payment provider of answer packs (null when PAYMENT_SECRET_KEY is unset).
+ * MODEL_BASE_URL is set, else the built-in deterministic assistant) and the payment
+ * provider of answer packs (null when PAYMENT_SECRET_KEY is unset).
  */
 import type { Config } from '../../platform/config.ts';
 import { LocalModel } from './local-model.ts';
@@ -9,13 +9,10 @@ import { OpenAiCompatibleModel } from './model.ts';
 import type { ModelProvider } from './model.ts';
 import { StripeCheckout } from './payment.ts';
 import type { PaymentProvider } from './payment.ts';
-import { createChatTools } from './tools.ts';
-import type { ChatTools } from './tools.ts';
 
 /** The chat domain's app-level services. */
 export interface ChatServices {
   model: ModelProvider;
-  tools: ChatTools;
   payments: PaymentProvider | null;
 }
 
@@ -26,7 +23,7 @@ declare module '../context.ts' {
   }
 }
 
-/** Builds the chat services from config; the tools come from each request's toolbox. */
+/** Builds the chat services from config; the tools come from the request context's toolbox. */
 export function createChatServices(config: Config): ChatServices {
   const model = config.modelBaseUrl
     ? new OpenAiCompatibleModel({ baseUrl: config.modelBaseUrl, model: config.modelName, apiKey: config.modelApiKey, timeoutMs: config.modelTimeoutMs })
@@ -34,5 +31,5 @@ export function createChatServices(config: Config): ChatServices {
   const payments = config.paymentSecretKey
     ? new StripeCheckout({ baseUrl: config.paymentBaseUrl, secretKey: config.paymentSecretKey, webhookSecret: config.paymentWebhookSecret, timeoutMs: 15_000 })
     : null;
-  return { model, tools: createChatTools(), payments };
+  return { model, payments };
 }

@@ -11,7 +11,7 @@ import { CLASS_SORTS, classSummary, listClasses } from './class-rollup.ts';
 import type { ClassSort, ClassSummary } from './class-rollup.ts';
 import { classDrugs, classMembers, relatedClasses, SAMPLE_SUBSTANCES } from './classes.ts';
 import type { Page } from './paging.ts';
-import { CLASS_SYSTEMS } from '../catalogue/vocabulary.ts';
+import { CLASS_SYSTEMS } from '../../vocabulary/systems.ts';
 
 /** Largest page of class and ATC drug lists; documented in docs/api-decisions.md. */
 export const MAX_CLASS_LIMIT = 200;

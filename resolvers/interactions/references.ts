@@ -5,9 +5,9 @@
  * exactly as it does on /v1/drugs and /v1/drugs/lookup. Salts fold to their moiety.
  */
 import type { Queryable } from '../../platform/db.ts';
-import { detectCodes, normaliseIdentifier } from '../catalogue/codes.ts';
+import { detectCodes, normaliseIdentifier } from '../../vocabulary/codes.ts';
 import { isUuid } from '../catalogue/drug-rows.ts';
-import { innKey } from '../catalogue/substance-names.ts';
+import { innKey } from '../../vocabulary/substance-names.ts';
 
 /** A reference as the client sends it: a string, or an explicit `{ system, code }`. */
 export type DrugReference = string | { system: string; code: string };

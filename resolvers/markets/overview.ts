@@ -9,7 +9,7 @@ import { ApiError, validationError } from '../../platform/errors.ts';
 import type { RequestContext } from '../context.ts';
 import { resolveReferences } from '../interactions/references.ts';
 import { metaFor } from '../sources/status.ts';
-import { JURISDICTIONS } from '../catalogue/vocabulary.ts';
+import { JURISDICTIONS } from '../../vocabulary/systems.ts';
 import { BASIS_RANK, median, round4 } from './price-per-ddd.ts';
 import type { Basis, PackPrice } from './price-per-ddd.ts';
 import type { ReasonCode } from './reasons.ts';

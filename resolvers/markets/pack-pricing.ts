@@ -5,7 +5,7 @@
  * and the conversion to USD through the newest ECB reference rates.
  */
 import type { Queryable } from '../../platform/db.ts';
-import { normalisePackUnit, parsePackSize } from '../catalogue/pack-size.ts';
+import { normalisePackUnit, parsePackSize } from '../../vocabulary/pack-size.ts';
 import { pricePerDdd } from './price-per-ddd.ts';
 import type { PackInput, PackPrice } from './price-per-ddd.ts';
 import type { ReasonCode } from './reasons.ts';

@@ -13,11 +13,11 @@
  * `per_unit` (price and unit count), `per_pack` (a price only), `none` (no price, or no
  * rate for its currency) — and `reason` gives the code of why (reasons.ts).
  */
-import { normalisePackUnit, parsePackSize } from '../catalogue/pack-size.ts';
-import { unitKind } from '../catalogue/pack-units.ts';
-import type { PackUnit } from '../catalogue/pack-size.ts';
-import { amountUnit, parseStrength, parseStrengthText } from '../catalogue/strength.ts';
-import type { AmountUnit, Strength } from '../catalogue/strength.ts';
+import { normalisePackUnit, parsePackSize } from '../../vocabulary/pack-size.ts';
+import { unitKind } from '../../vocabulary/pack-units.ts';
+import type { PackUnit } from '../../vocabulary/pack-size.ts';
+import { amountUnit, parseStrength, parseStrengthText } from '../../vocabulary/strength.ts';
+import type { AmountUnit, Strength } from '../../vocabulary/strength.ts';
 import type { ReasonCode } from './reasons.ts';
 
 export type Basis = 'per_ddd' | 'per_unit' | 'per_pack' | 'none';

@@ -6,8 +6,8 @@
  * else the pack unit, else the only route the ATC code has a DDD for. Where every route of
  * the code has the same DDD, the route is not needed at all.
  */
-import { routeOfDoseForm, routesOfDoseForms } from '../catalogue/dose-form-route.ts';
-import type { PackUnit } from '../catalogue/pack-units.ts';
+import { routeOfDoseForm, routesOfDoseForms } from '../../vocabulary/dose-form-route.ts';
+import type { PackUnit } from '../../vocabulary/pack-units.ts';
 import type { ReasonCode } from './reasons.ts';
 
 /** Routes and forms with no systemic DDD (skin, eye, ear): recognised, so no DDD is guessed. */

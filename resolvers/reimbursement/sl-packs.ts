@@ -6,10 +6,10 @@
  */
 import type { Queryable } from '../../platform/db.ts';
 import { validationError } from '../../platform/errors.ts';
-import { detectCodes, normaliseIdentifier } from '../catalogue/codes.ts';
+import { detectCodes, normaliseIdentifier } from '../../vocabulary/codes.ts';
 import { isUuid } from '../catalogue/drug-rows.ts';
 import type { DrugReference } from '../interactions/references.ts';
-import type { SlEntry } from '../catalogue/vocabulary.ts';
+import type { SlEntry } from '../../vocabulary/systems.ts';
 
 /** Code systems that address a Swiss pack. */
 export const CH_PACK_SYSTEMS = ['gtin', 'ean', 'pharmacode', 'swissmedic_no'];

@@ -6,10 +6,10 @@
  */
 import type { Queryable } from '../../platform/db.ts';
 import type { RequestContext } from '../context.ts';
-import { normaliseIdentifier } from '../catalogue/codes.ts';
+import { normaliseIdentifier } from '../../vocabulary/codes.ts';
 import { PRODUCT_COLUMNS, toDrug } from '../catalogue/drug-rows.ts';
 import type { DrugRow, ProductRecord } from '../catalogue/drug-rows.ts';
-import { isValidUnii } from '../catalogue/check-digits.ts';
+import { isValidUnii } from '../../vocabulary/check-digits.ts';
 import { languagesOf } from './systems.ts';
 import { currentVersion } from './versions.ts';
 import type { TerminologySystem } from './systems.ts';

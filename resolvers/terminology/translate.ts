@@ -8,7 +8,7 @@ import type { RequestContext } from '../context.ts';
 import { ATC_SYSTEM, UNII_SYSTEM } from '../catalogue/fhir.ts';
 import { equivalentsOf } from '../catalogue/equivalents.ts';
 import type { DrugRow } from '../catalogue/drug-rows.ts';
-import { isValidUnii } from '../catalogue/check-digits.ts';
+import { isValidUnii } from '../../vocabulary/check-digits.ts';
 import { readConcept } from './concepts.ts';
 import { parameters } from './parameters.ts';
 import type { Parameter, ParametersResource } from './parameters.ts';

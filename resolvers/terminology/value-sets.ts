@@ -7,7 +7,7 @@
  *   classed under an ATC code (descendants included), e.g. `urn:drugref:valueset:atc:N02BE:GTIN`.
  */
 import { validationError } from '../../platform/errors.ts';
-import { JURISDICTIONS } from '../catalogue/vocabulary.ts';
+import { JURISDICTIONS } from '../../vocabulary/systems.ts';
 import { TERMINOLOGY_SYSTEMS, systemOfUri } from './systems.ts';
 import type { TerminologySystem } from './systems.ts';
 

@@ -5,7 +5,7 @@
  * with its pack (CH), and deletes one pack and adds another (US).
  */
 import type { Database } from '../../platform/db.ts';
-import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../../vocabulary/check-digits.ts';
 import { ingestSnapshots } from '../../workers/ingest/engine.ts';
 import { SNAPSHOT_FORMAT } from '../../workers/ingest/snapshot.ts';
 import type { PackEntry, ProductEntry, Snapshot } from '../../workers/ingest/snapshot.ts';

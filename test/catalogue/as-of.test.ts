@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { manualClock } from '../helpers/clock.ts';
-import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../../vocabulary/check-digits.ts';
 import { GTIN, NDC, T1, T2, ingestHistory } from './as-of-fixtures.ts';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

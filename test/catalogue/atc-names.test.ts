@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plainName, readAtcName } from '../../resolvers/catalogue/atc-names.ts';
-import { innKey } from '../../resolvers/catalogue/substance-names.ts';
+import { plainName, readAtcName } from '../../vocabulary/atc-names.ts';
+import { innKey } from '../../vocabulary/substance-names.ts';
 
 // WHO ATC index level-5 names as WHOCC publishes them.
 describe('readAtcName', () => {

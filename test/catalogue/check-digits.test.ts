@@ -3,7 +3,7 @@ import {
   aicCheckDigit, completeAic, completeGtin, completePzn, gtinCheckDigit, isValidAic, isValidCip13,
   isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii, isValidVerhoeff, pzn8FromPzn7, pznCheckDigit,
   uniiCheckCharacter, verhoeffCheckDigit,
-} from '../../resolvers/catalogue/check-digits.ts';
+} from '../../vocabulary/check-digits.ts';
 
 describe('gtinCheckDigit', () => {
   it('computes the GS1 mod-10 digit of the published UPC-A example 03600029145(2)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { atPznCheckDigit, isValidAtPzn } from '../../resolvers/catalogue/check-digits.ts';
-import { detectCodes, normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
+import { atPznCheckDigit, isValidAtPzn } from '../../vocabulary/check-digits.ts';
+import { detectCodes, normaliseIdentifier } from '../../vocabulary/codes.ts';
 
 describe('Austrian PZN check digit', () => {
   it('computes the published example: body 083897 weighted 2..7 sums to 179, 179 mod 11 = 3', () => {

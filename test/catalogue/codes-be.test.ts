@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCodes, normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
+import { detectCodes, normaliseIdentifier } from '../../vocabulary/codes.ts';
 
 describe('Belgian SAM code systems', () => {
   it('normalises SAM AMP codes to upper case and refuses other shapes', () => {

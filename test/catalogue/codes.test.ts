@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { completeGtin, verhoeffCheckDigit } from '../../resolvers/catalogue/check-digits.ts';
-import { atcLevel, detectCodes, normaliseGtin, normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
-import { ndc11FromDashed, ndc11FromUndashed10, ndcProductFromDashed } from '../../resolvers/catalogue/ndc-codes.ts';
-import type { CodeCandidate } from '../../resolvers/catalogue/codes.ts';
+import { completeGtin, verhoeffCheckDigit } from '../../vocabulary/check-digits.ts';
+import { atcLevel, detectCodes, normaliseGtin, normaliseIdentifier } from '../../vocabulary/codes.ts';
+import { ndc11FromDashed, ndc11FromUndashed10, ndcProductFromDashed } from '../../vocabulary/ndc-codes.ts';
+import type { CodeCandidate } from '../../vocabulary/codes.ts';
 
 const pairs = (candidates: CodeCandidate[]): string[] => candidates.map((c) => `${c.system}:${c.code}`);
 

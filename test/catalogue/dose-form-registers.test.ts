@@ -7,8 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findAdapter } from '../../workers/ingest/adapters/index.ts';
 import type { InputFile } from '../../workers/ingest/adapters/common.ts';
-import { routeOfDoseForm } from '../../resolvers/catalogue/dose-form-route.ts';
-import type { WhoRoute } from '../../resolvers/catalogue/dose-form-route.ts';
+import { routeOfDoseForm } from '../../vocabulary/dose-form-route.ts';
+import type { WhoRoute } from '../../vocabulary/dose-form-route.ts';
 
 const REGISTERS = new URL('../fixtures/registers/', import.meta.url);
 const file = (path: string): InputFile => ({ name: path.split('/').pop()!, content: readFileSync(new URL(path, REGISTERS)) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routeOfDoseForm, routesOfDoseForms } from '../../resolvers/catalogue/dose-form-route.ts';
-import type { WhoRoute } from '../../resolvers/catalogue/dose-form-route.ts';
+import { routeOfDoseForm, routesOfDoseForms } from '../../vocabulary/dose-form-route.ts';
+import type { WhoRoute } from '../../vocabulary/dose-form-route.ts';
 
 // Product names and form fields as the registers publish them.
 describe('routeOfDoseForm', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../../vocabulary/check-digits.ts';
 import { ingestSnapshot } from '../../workers/ingest/engine.ts';
 import { SNAPSHOT_FORMAT } from '../../workers/ingest/snapshot.ts';
 import type { PackEntry, ProductEntry, Snapshot } from '../../workers/ingest/snapshot.ts';

@@ -6,7 +6,7 @@
  * ids are fixed so tests can name the rows they expect.
  */
 import type { Queryable } from '../../platform/db.ts';
-import { completeAic, completeGtin, completePzn } from '../../resolvers/catalogue/check-digits.ts';
+import { completeAic, completeGtin, completePzn } from '../../vocabulary/check-digits.ts';
 
 const IBUPROFEN = 'WK2XYI10QM';
 const IBUPROFEN_LYSINE = 'N01ORX9D6S';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../../vocabulary/check-digits.ts';
 import { CODES, IDS, seedCatalogue } from './fixtures.ts';
 
 describe('GET /v1/drugs/lookup and /v1/packs/{system}/{code} (one resolver)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCodes, normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
+import { detectCodes, normaliseIdentifier } from '../../vocabulary/codes.ts';
 
 describe('Swedish NPL ids and the Finnish Vnr', () => {
   it('normalises NPL ids: 14 digits led by 1 or 2 (date of issue, or 1001 for licence products), spaces dropped', () => {

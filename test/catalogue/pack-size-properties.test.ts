@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePackSize } from '../../resolvers/catalogue/pack-size.ts';
+import { parsePackSize } from '../../vocabulary/pack-size.ts';
 import { packDdds } from '../../resolvers/markets/price-per-ddd.ts';
 
 const count = fc.integer({ min: 1, max: 500 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePackUnit, packUnits, parsePackSize } from '../../resolvers/catalogue/pack-size.ts';
-import type { PackSize } from '../../resolvers/catalogue/pack-size.ts';
+import { normalisePackUnit, packUnits, parsePackSize } from '../../vocabulary/pack-size.ts';
+import type { PackSize } from '../../vocabulary/pack-size.ts';
 
 type Expected = Omit<PackSize, 'label' | 'measure_label'>;
 const ml = (value: number) => ({ value, unit: 'ml' as const });

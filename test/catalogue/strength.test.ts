@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountUnit, parseLocaleNumber, parseStrength, parseStrengthText } from '../../resolvers/catalogue/strength.ts';
+import { amountUnit, parseLocaleNumber, parseStrength, parseStrengthText } from '../../vocabulary/strength.ts';
 
 describe('parseLocaleNumber', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { innKey, normaliseInnName, splitCombination } from '../../resolvers/catalogue/substance-names.ts';
+import { innKey, normaliseInnName, splitCombination } from '../../vocabulary/substance-names.ts';
 
 // Real spellings from each register: FDA NDC SUBSTANCENAME / UNII names (en), BDPM CIS_COMPO (fr),
 // BAG SL and Swissmedic (la, de), AIFA (it), CIMA/AEMPS (es), dm+d VTM (en).

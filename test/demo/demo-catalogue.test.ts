@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   isValidAic, isValidCip13, isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii,
-} from '../../resolvers/catalogue/check-digits.ts';
+} from '../../vocabulary/check-digits.ts';
 import {
   DEMO_ATC_SOURCE_ID, buildDemoSnapshots, buildDemoUpdateSnapshots, demoSourceId,
 } from '../../data/demo/build.ts';

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   isValidAic, isValidCip13, isValidGtin, isValidPzn, isValidSctConceptId,
-} from '../../resolvers/catalogue/check-digits.ts';
-import { normaliseIdentifier } from '../../resolvers/catalogue/codes.ts';
+} from '../../vocabulary/check-digits.ts';
+import { normaliseIdentifier } from '../../vocabulary/codes.ts';
 import { writeLargeCatalogue } from '../../data/large/write.ts';
 import { countryProducts } from '../../data/large/catalogue.ts';
 import { JURISDICTIONS } from '../../workers/ingest/snapshot.ts';

@@ -8,7 +8,7 @@ import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { fhirProblems } from '../helpers/fhir-validator.ts';
 import { CODES, IDS, seedCatalogue } from '../catalogue/fixtures.ts';
-import { completePzn } from '../../resolvers/catalogue/check-digits.ts';
+import { completePzn } from '../../vocabulary/check-digits.ts';
 
 const ATC = 'http://www.whocc.no/atc';
 const GTIN = 'https://www.gs1.org/gtin';

@@ -4,7 +4,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { ingestSnapshots } from '../../workers/ingest/engine.ts';
 import type { ProductEntry, Snapshot } from '../../workers/ingest/snapshot.ts';
 import { loadFxFile, DEMO_FX_FILE, parseEcbCsv, FxFileError } from '../../resolvers/markets/fx-file.ts';
-import { completeGtin } from '../../resolvers/catalogue/check-digits.ts';
+import { completeGtin } from '../../vocabulary/check-digits.ts';
 
 const SIMVASTATIN = 'AGG2FN16EV';
 

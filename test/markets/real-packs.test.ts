@@ -11,7 +11,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { ingestSnapshots } from '../../workers/ingest/engine.ts';
 import type { Ingredient, PackEntry, ProductEntry, Snapshot } from '../../workers/ingest/snapshot.ts';
 import { loadFxFile, DEMO_FX_FILE } from '../../resolvers/markets/fx-file.ts';
-import { completeGtin, completePzn } from '../../resolvers/catalogue/check-digits.ts';
+import { completeGtin, completePzn } from '../../vocabulary/check-digits.ts';
 import { findAdapter } from '../../workers/ingest/adapters/index.ts';
 
 const SIMVASTATIN = 'AGG2FN16EV';

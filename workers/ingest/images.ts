@@ -6,7 +6,7 @@
  * A product's image leaves out its packs: packs are records of their own, so a price change
  * of one pack is one pack update, not also a product update.
  */
-import { atcLevel } from '../../resolvers/catalogue/codes.ts';
+import { atcLevel } from '../../vocabulary/codes.ts';
 import { canonicalise, contentHash } from './canonical.ts';
 import type { JsonValue } from './canonical.ts';
 import type { AtcEntry, ClassEntry, DddEntry, PackEntry, ProductEntry, RecallEntry, SubstanceEntry } from './snapshot.ts';

@@ -5,7 +5,7 @@
  * the codes of one substance, and how confident each basis is (docs/catalogue.md, "ATC codes
  * derived from substances").
  */
-import { normaliseInnName } from '../../resolvers/catalogue/substance-names.ts';
+import { normaliseInnName } from '../../vocabulary/substance-names.ts';
 
 /** Routes that act on the whole body: WHO classifies them in the systemic groups. */
 export const SYSTEMIC_ROUTES = ['oral', 'parenteral', 'rectal', 'transdermal', 'sublingual', 'inhalation'] as const;

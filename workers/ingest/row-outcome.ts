@@ -9,6 +9,7 @@
  *   a duplicate of an earlier line). Never counted as malformed.
  * `read = kept + malformed + excluded`, per file, for every adapter (test/ingest/row-outcome).
  */
+import type { RowCounts } from '../../resolvers/sources/sync-status.ts';
 
 /** A row an adapter could not parse: reported with its file and line, then skipped. */
 export interface RowProblem {
@@ -54,13 +55,8 @@ export interface FileReport {
 }
 
 /** Rows over all files of one ingest: what `--strict`, the guard, the CLI and sync status read. */
-export interface RowCounts {
-  read: number;
-  kept: number;
-  malformed: number;
-  /** Excluded rows over all files (the reasons are in the file reports). */
-  excluded: number;
-}
+
+export type { RowCounts };
 
 const REASON = /^[a-z][a-z0-9_]*$/;
 

@@ -5,15 +5,15 @@
  * Documented for users in docs/snapshot-format.md; keep both in step.
  */
 
-import type { ClassSystem, IdentifierSystem, Jurisdiction, SlEntry } from '../../resolvers/catalogue/vocabulary.ts';
+import type { ClassSystem, IdentifierSystem, Jurisdiction, SlEntry } from '../../vocabulary/systems.ts';
 import type { FileReport, RowProblem } from './row-outcome.ts';
 
 export const SNAPSHOT_FORMAT = 'drugref-snapshot/1';
 
-export { CLASS_SYSTEMS, EXTRA_SYSTEMS, JURISDICTIONS, LOOKUP_SYSTEMS } from '../../resolvers/catalogue/vocabulary.ts';
+export { CLASS_SYSTEMS, EXTRA_SYSTEMS, JURISDICTIONS, LOOKUP_SYSTEMS } from '../../vocabulary/systems.ts';
 export type {
   ClassSystem, IdentifierSystem, Jurisdiction, LookupSystem, SlEntry, SlLimitation,
-} from '../../resolvers/catalogue/vocabulary.ts';
+} from '../../vocabulary/systems.ts';
 
 export interface Identifier {
   system: IdentifierSystem;

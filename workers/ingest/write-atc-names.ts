@@ -1,10 +1,10 @@
 /**
- * WHO's level-5 names as substances (`atc_names`, see resolvers/catalogue/atc-names.ts),
+ * WHO's level-5 names as substances (`atc_names`, see vocabulary/atc-names.ts),
  * rewritten whole when an ingest changes the ATC tree: a few thousand short rows, read by
  * the ATC link pass (link-atc.ts) and by interaction checks by name.
  */
 import type { Queryable } from '../../platform/db.ts';
-import { readAtcName } from '../../resolvers/catalogue/atc-names.ts';
+import { readAtcName } from '../../vocabulary/atc-names.ts';
 import { inChunks, recordset } from './plan.ts';
 
 const INSERT = `

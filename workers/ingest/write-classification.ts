@@ -10,7 +10,7 @@ import { canonicalise, contentHash } from './canonical.ts';
 import type { JsonValue } from './canonical.ts';
 import { assertUniqueKeys, diffRecords } from './diff.ts';
 import type { StoredRow } from './diff.ts';
-import { atcLevel } from '../../resolvers/catalogue/codes.ts';
+import { atcLevel } from '../../vocabulary/codes.ts';
 import { atcParent, classImage, normaliseDdd } from './images.ts';
 import type { Imaged } from './images.ts';
 import { changesOf, countsOf, recordset } from './plan.ts';

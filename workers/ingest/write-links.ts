@@ -7,7 +7,7 @@
  * set-based statements per ingest.
  */
 import type { Queryable } from '../../platform/db.ts';
-import { normaliseInnName } from '../../resolvers/catalogue/substance-names.ts';
+import { normaliseInnName } from '../../vocabulary/substance-names.ts';
 import { clearLinkedAtc, linkAtcCodes } from './link-atc.ts';
 import { computeLinks } from './link-identity.ts';
 import type { EvidenceRow, KeyRow, LinkRow, NameRow } from './link-identity.ts';

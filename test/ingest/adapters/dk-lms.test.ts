@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { parseDkLms } from '../../../workers/ingest/adapters/dk-lms.ts';
 import { LMS09, decodeLms, readLms } from '../../../workers/ingest/adapters/dk-lms-layout.ts';
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 
 const NAMES = ['lms01.txt', 'lms02.txt', 'lms03.txt', 'lms09.txt', 'lms30.txt'];
 const fixture = (name: string): Buffer => readFileSync(new URL(`../../fixtures/registers/dk-lms/${name}`, import.meta.url));

@@ -4,7 +4,7 @@ import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { parseFdaNdc, parsePharmClasses } from '../../../workers/ingest/adapters/fda-ndc.ts';
 import { ndc11Of, ndcPackIdentifiers, packageLayoutOf } from '../../../workers/ingest/adapters/us-ndc.ts';
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 
 const file = (name: string, as = name): InputFile => ({
   name: as,

@@ -5,7 +5,7 @@ import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { parseFiFimea } from '../../../workers/ingest/adapters/fi-fimea.ts';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';
 import type { PackEntry } from '../../../workers/ingest/snapshot.ts';
-import { normalisePackUnit } from '../../../resolvers/catalogue/pack-size.ts';
+import { normalisePackUnit } from '../../../vocabulary/pack-size.ts';
 
 const fixture = (name: string) => ({ name, content: readFileSync(new URL(`../../fixtures/registers/fi-fimea/${name}`, import.meta.url)) });
 const FILES = ['PAKKAUS.txt', 'LAAKEAINE.txt', 'kela_hinnat.txt'];

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isValidSctConceptId } from '../../../resolvers/catalogue/check-digits.ts';
+import { isValidSctConceptId } from '../../../vocabulary/check-digits.ts';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { parseGbDmd } from '../../../workers/ingest/adapters/gb-dmd.ts';

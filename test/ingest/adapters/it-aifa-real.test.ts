@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectCodes } from '../../../resolvers/catalogue/codes.ts';
+import { detectCodes } from '../../../vocabulary/codes.ts';
 import { decodeWindows1252 } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import { findAdapter } from '../../../workers/ingest/adapters/index.ts';
 import { marketingStatus, presentation, reimbursementRate } from '../../../workers/ingest/adapters/pt-infomed-columns.ts';

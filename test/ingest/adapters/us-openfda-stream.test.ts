@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFdaDownload, writeOpenFdaDownload } from '../../../bench/openfda-release.ts';
-import { uniiCheckCharacter } from '../../../resolvers/catalogue/check-digits.ts';
+import { uniiCheckCharacter } from '../../../vocabulary/check-digits.ts';
 import type { Database } from '../../../platform/db.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { forEachArrayElement, jsonBlockArrayElements } from '../../../workers/ingest/adapters/json-stream.ts';

@@ -14,7 +14,7 @@
  *   documented rule, Kassenzeichen RE1 dark yellow / RE2 light yellow; R red: applied for),
  *   Kassenzeichen, long-term approval and the yellow box's rule text are product attributes.
  */
-import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, Ingredient, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { FileRejectedError, RowError, parseFrenchNumber, provisionalNameKey } from './common.ts';

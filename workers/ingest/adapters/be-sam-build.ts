@@ -6,7 +6,7 @@
  * delivery modus, ex-factory price and pharmacy price. Facts come from the `Data` slice valid
  * on the reading day; earlier slices give the names the product had before.
  */
-import { normaliseGtin, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseGtin, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Identifier, Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import { attr, childOf, childrenOf, currentSlice, euro, firstText, flag, slices, textOf, texts } from './be-sam-read.ts';

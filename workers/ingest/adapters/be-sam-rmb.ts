@@ -5,7 +5,7 @@
  * price. Read before the AMP file so each public-pharmacy pack gets its statutory rate and the
  * base price (kind `reimbursed`).
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { FileRejectedError } from './common.ts';
 import type { InputFile, ProblemLog } from './common.ts';
 import { RowTally } from '../row-outcome.ts';

@@ -13,7 +13,7 @@
  * record (problems, counts, substances) before anything is written, the second yields the
  * products while the engine writes them. `parse` collects the same stream.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';

@@ -2,7 +2,7 @@
  * One Artikelstamm v5 `ITEM` (an article: a pack with GTIN, pharmacode, prices, SL data)
  * to a PackEntry. Split from ch-artikelstamm.ts, which assembles products and limitations.
  */
-import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseGtin } from '../../../vocabulary/codes.ts';
 import type { PackEntry, Price } from '../snapshot.ts';
 import { RowError, parseDecimal } from './common.ts';
 import { attrOf, childOf, textOf } from './xml-records.ts';

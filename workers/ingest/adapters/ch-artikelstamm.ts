@@ -12,7 +12,7 @@
  * The file (about 100 MB) is streamed: memory holds the products, limitations and packs
  * read, never the document tree.
  */
-import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import type { RowProblem } from '../row-outcome.ts';

@@ -17,7 +17,7 @@
  *   "ad us. vet." / "(vet)" marker in the name.
  * - A pack whose MarketingStatus/DateStop is on or before the file's `generatedOn` date is withdrawn.
  */
-import { atcLevel, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel, normaliseGtin } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, Identifier, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
 import { FileRejectedError, leadingQuantity } from './common.ts';

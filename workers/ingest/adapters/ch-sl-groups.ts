@@ -19,7 +19,7 @@
  * The group table given alone re-prices the packs the catalogue already holds from the last
  * article lists (ch-sl-groups-held.ts) and deletes nothing.
  */
-import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseGtin } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, PackEntry, ProductEntry, SourceInfo } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';

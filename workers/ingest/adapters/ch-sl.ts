@@ -16,8 +16,8 @@
  * Substances are named in Latin without UNIIs, so they get provisional name keys.
  * The file is streamed (see xml-stream.ts): memory holds one preparation at a time.
  */
-import { completeGtin } from '../../../resolvers/catalogue/check-digits.ts';
-import { atcLevel, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { completeGtin } from '../../../vocabulary/check-digits.ts';
+import { atcLevel, normaliseGtin } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';
 import type { RowProblem } from '../row-outcome.ts';

@@ -14,8 +14,8 @@
  * - Wirkstoff(e) are Latin names without UNIIs: provisional substances; a strength is taken
  *   only where Zusammensetzung writes the substance followed directly by an amount and unit.
  */
-import { completeGtin } from '../../../resolvers/catalogue/check-digits.ts';
-import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import { completeGtin } from '../../../vocabulary/check-digits.ts';
+import { atcLevel } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';

@@ -18,7 +18,7 @@
  * second pharmacode with a GTIN already seen is added to that pack as another pharmacode
  * identifier. Veterinary lines ("ad us. vet.", "(vet)") are kept with `veterinary: true`.
  */
-import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseGtin } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, PackEntry, Price, ProductEntry, SourceInfo } from '../snapshot.ts';
 import { FileRejectedError, decodeText, leadingQuantity } from './common.ts';

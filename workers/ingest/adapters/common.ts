@@ -3,7 +3,7 @@
  * national number and date formats, provisional keys. Hand-written because the formats are
  * simple and each adapter needs exact line numbers for its problem reports.
  */
-import { packUnits } from '../../../resolvers/catalogue/pack-size.ts';
+import { packUnits } from '../../../vocabulary/pack-size.ts';
 import { PROVISIONAL_NAME_PREFIX } from '../snapshot.ts';
 import type { RowProblem } from '../snapshot.ts';
 import { decodeWindows1252 } from './delimited-text.ts';
@@ -108,7 +108,7 @@ export function provisionalNameKey(name: string): string {
 /**
  * Units and unit of a pack text in the register's own words (`100 TABLET in 1 BOTTLE`, `12 Stk`,
  * `4 x 112 Kapsel(n)` → 448, `Durchstf 10 ml` → 10 ml, `plaquette(s) ... de 28 comprimé(s)`),
- * read by the catalogue's pack-size grammar (resolvers/catalogue/pack-size.ts).
+ * read by the catalogue's pack-size grammar (vocabulary/pack-size.ts).
  */
 export function leadingQuantity(description: string): { units: number; unit: string } | null {
   return packUnits(description);

@@ -4,7 +4,7 @@
  * `1.000 I.E.`), the dose form (a German form word such as `Filmtabletten`, `Brausetabletten`,
  * `Nasenspray`, or an IFA abbreviation such as `FTA`, `BTA`, `HKP`) and the Normgröße (N1 to N3,
  * the statutory pack-size class). The pack size itself is read by the catalogue's pack grammar
- * (resolvers/catalogue/pack-size.ts). No substance is taken from a name: a brand (`Aspirin`)
+ * (vocabulary/pack-size.ts). No substance is taken from a name: a brand (`Aspirin`)
  * would become one.
  */
 

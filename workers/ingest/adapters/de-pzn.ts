@@ -21,8 +21,8 @@
  * - Source `de-festbetrag` for a Festbetrag list, `de-pzn` for a price list, so loading one
  *   never deletes the other's rows (the merge step links packs sharing a PZN).
  */
-import { normalisePzn } from '../../../resolvers/catalogue/codes.ts';
-import { parsePackSize } from '../../../resolvers/catalogue/pack-size.ts';
+import { normalisePzn } from '../../../vocabulary/codes.ts';
+import { parsePackSize } from '../../../vocabulary/pack-size.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';

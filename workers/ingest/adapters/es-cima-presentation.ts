@@ -5,7 +5,7 @@
  * facts (shared by every presentation of the medicine) and the pack facts; the adapter groups
  * presentations into products.
  */
-import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { RowError, isoFromDayFirst, leadingQuantity, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import { dictionaryCode } from './es-cima-dictionaries.ts';

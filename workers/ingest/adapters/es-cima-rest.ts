@@ -10,7 +10,7 @@
  * day in Europe/Madrid. `nregistro` is opaque (`51347`, `20000836IP`, `40 400-95-96`) and is
  * keyed as the nomenclátor keys it, so an answer updates the medicine the nomenclátor holds.
  */
-import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { RowError, leadingQuantity, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { InputFile } from './common.ts';

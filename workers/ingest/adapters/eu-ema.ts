@@ -23,7 +23,7 @@
  *   therapeutic area, refusal and withdrawal dates and the EPAR URL go to `attributes`.
  * - Category "Veterinary" marks a veterinary product (kept, findable by code, out of search).
  */
-import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Identifier, Ingredient, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';

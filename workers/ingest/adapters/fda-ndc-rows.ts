@@ -3,7 +3,7 @@
  * `product.txt` or unfinished `unfinished_product.txt` layout) into a ProductEntry with its
  * provisional substances and PHARM_CLASSES, a package row onto its product.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { ClassEntry, Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED } from '../row-outcome.ts';
 import type { ExclusionReason, RowTally } from '../row-outcome.ts';

@@ -17,7 +17,7 @@ import { pickColumn } from './delimited-table.ts';
 import type { DelimitedTable } from './delimited-table.ts';
 import { GROUP_COLUMNS } from './fi-fimea-roles.ts';
 import { KELA_COLUMNS } from './fi-kela.ts';
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 
 /** A row of a code table no product of the release uses. */
 export const UNUSED_CODE = 'unused_code';

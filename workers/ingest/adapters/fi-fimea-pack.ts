@@ -4,7 +4,7 @@
  * national authorisation number (MYYNTILUPANRO) or, for a centrally authorised medicine, its
  * EU number, together with strength and dose form (one authorisation covers one of each).
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Identifier, PackEntry, ProductEntry } from '../snapshot.ts';
 import { RowError, leadingQuantity, parseFrenchNumber } from './common.ts';
 import type { DelimitedRow } from './delimited-table.ts';

@@ -10,7 +10,7 @@
  */
 import { provisionalNameKey, FileRejectedError, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
-import { parseLocaleNumber } from '../../../resolvers/catalogue/strength.ts';
+import { parseLocaleNumber } from '../../../vocabulary/strength.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';

@@ -6,7 +6,7 @@
  * (korvattavuus). Prices are in EUR with decimal commas. Each row's prices attach to the pack of
  * Fimea's register with the same Vnr; Kela has no pack of its own to describe.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Price } from '../snapshot.ts';
 import { RowError, parseFrenchNumber } from './common.ts';
 import type { DelimitedRow } from './delimited-table.ts';

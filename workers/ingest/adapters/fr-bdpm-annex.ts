@@ -13,7 +13,7 @@
  * Rows of CIS codes that are not (or no longer) in CIS_bdpm are out of scope: counted as
  * skipped, not reported as malformed (about a fifth of GENER rows, routinely).
  */
-import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel } from '../../../vocabulary/codes.ts';
 import type { ProductEntry } from '../snapshot.ts';
 import type { InputFile } from './common.ts';
 import type { RowTally } from '../row-outcome.ts';

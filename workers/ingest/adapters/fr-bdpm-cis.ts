@@ -9,8 +9,8 @@
  * state, declaration date, CIP13, approval for hospital use, reimbursement rate(s), price of
  * the medicine, price including the dispensing fee, dispensing fee, reimbursement indications.
  */
-import { isValidCip13 } from '../../../resolvers/catalogue/check-digits.ts';
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { isValidCip13 } from '../../../vocabulary/check-digits.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { PackEntry, Price, ProductEntry } from '../snapshot.ts';
 import { leadingQuantity, parseFrenchNumber } from './common.ts';
 import type { InputFile } from './common.ts';

@@ -5,7 +5,7 @@
  * Code fields are resolved through the lookup file (supplier, units, forms, routes, legal
  * category, availability restriction, controlled-drug category).
  */
-import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel } from '../../../vocabulary/codes.ts';
 import type { Identifier, Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { ProblemLog } from './common.ts';

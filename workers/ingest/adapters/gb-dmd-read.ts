@@ -5,8 +5,8 @@
  * between files (AMP → VMP, AMPP → AMP/VMPP) are checked when the snapshot is built.
  * Layout: "dm+d Technical specification of data files for release 2", Appendix A.
  */
-import { isValidSctConceptId } from '../../../resolvers/catalogue/check-digits.ts';
-import { normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { isValidSctConceptId } from '../../../vocabulary/check-digits.ts';
+import { normaliseGtin } from '../../../vocabulary/codes.ts';
 import { FileRejectedError } from './common.ts';
 import type { InputFile, ProblemLog } from './common.ts';
 import { readDmdRecords, streamDmdRecords } from './gb-dmd-xml.ts';

@@ -6,7 +6,7 @@
  * (`LicenceNumber`/`PANumber`, `PAHolder`/`LicenceHolder` ...), so each field is read from the
  * first of its known names that the record carries.
  */
-import { euNumberRange, normaliseIdentifier, normaliseIePaNumber } from '../../../resolvers/catalogue/codes.ts';
+import { euNumberRange, normaliseIdentifier, normaliseIePaNumber } from '../../../vocabulary/codes.ts';
 import type { Identifier, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { isoFromDayFirst, provisionalNameKey } from './common.ts';
 import { splitStrengths, strengthFields } from './strength-text.ts';

@@ -10,7 +10,7 @@
  * - STATO_AMMINISTRATIVO kept as written (`Autorizzata`, `Sospesa`, `Revocata`); anything but
  *   Autorizzata is not on the market. FORNITURA (RR, RNR, OSP, SOP, OTC ...) is the dispensing category.
  */
-import { normaliseAic, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseAic, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { leadingQuantity, provisionalNameKey } from './common.ts';
 import type { DelimitedRow } from './delimited-table.ts';

@@ -5,8 +5,8 @@
  * checked on its own, and a bad entry is reported with its JSON path (line 0) and skipped.
  * Identifier codes are normalised as the lookup does (a GTIN with a wrong check digit is an error).
  */
-import { isValidUnii } from '../../../resolvers/catalogue/check-digits.ts';
-import { atcLevel, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { isValidUnii } from '../../../vocabulary/check-digits.ts';
+import { atcLevel, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import {
   CLASS_SYSTEMS, EXTRA_SYSTEMS, JURISDICTIONS, LOOKUP_SYSTEMS, SNAPSHOT_FORMAT,
 } from '../snapshot.ts';

@@ -5,7 +5,7 @@
  * Dutch names) with the strength of the POTENTIE column, the afleverstatus (UR, UA, UAD, AV)
  * and the registration date. The file lists registrations, not packs: products carry no packs.
  */
-import { normaliseCbgMebId, normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseCbgMebId, normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Identifier, Ingredient, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { isoFromDayFirst, provisionalNameKey } from './common.ts';
 import { splitStrengths, strengthFields } from './strength-text.ts';

@@ -4,7 +4,7 @@
  * (`no_varenummer`, with its GTIN), its strengths come from VirkestoffMedStyrke → Virkestoff.
  * Coded values are FEST's `V` (code) / `DN` (display name) / `S` (code system OID) triples.
  */
-import { normaliseFestId, normaliseGtin } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseFestId, normaliseGtin } from '../../../vocabulary/codes.ts';
 import { parseDecimal, provisionalNameKey } from './common.ts';
 import type { Ingredient, PackEntry, Price, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { attrOf, childOf, childrenOf, textOf } from './xml-records.ts';

@@ -25,7 +25,7 @@
  * authorisation, `Levemir 100 U/ml` three times) is excluded as `duplicate`, and marks the product
  * marketed when it is.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, Ingredient, PackEntry, Price, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';

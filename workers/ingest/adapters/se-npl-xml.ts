@@ -7,7 +7,7 @@
  * NPL pack id, pack text and OTC flag. Values of `-lx` elements are codes of NPL's lexicons
  * (pharmaceutical form `FICOTA`, organisation and substance ids); they are kept as codes.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { FileRejectedError, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { attrOf, childOf, childrenOf, streamXmlRecords, textOf } from './xml-records.ts';

@@ -5,7 +5,7 @@
  * by its NPL pack id, and grouped into a product by NPL-id (or by name, strength and form where
  * an export leaves the NPL columns out).
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { PackEntry, Price, ProductEntry } from '../snapshot.ts';
 import { RowError, leadingQuantity, parseFrenchNumber, provisionalNameKey } from './common.ts';
 import type { DelimitedRow } from './delimited-table.ts';

@@ -3,7 +3,7 @@
  * `0,5 mg/ml`, `100 IE/ml`, `1 000 mg`): the leading number (decimal comma or point, spaced
  * thousands) and the unit that follows, with the text kept as written for display.
  */
-import { parseLocaleNumber } from '../../../resolvers/catalogue/strength.ts';
+import { parseLocaleNumber } from '../../../vocabulary/strength.ts';
 import type { Ingredient } from '../snapshot.ts';
 
 /** Value, unit and text of a written strength; only the text when no number leads it. */

@@ -7,8 +7,8 @@
  * 11 digits (RxNorm, CMS), and 10 digits without dashes, which can only be split when the
  * layout is known (from the product NDC beside it, or stated by the caller).
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
-import { ndc11FromDashed } from '../../../resolvers/catalogue/ndc-codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
+import { ndc11FromDashed } from '../../../vocabulary/ndc-codes.ts';
 import type { Identifier } from '../snapshot.ts';
 
 /** Segment lengths of a package NDC. */

@@ -3,7 +3,7 @@
  * classes and ingredient names; the ingredients' substance keys are settled afterwards by
  * us-openfda-ndc.ts, once the whole file has shown which name goes with which UNII.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { ClassEntry, Ingredient, PackEntry, ProductEntry } from '../snapshot.ts';
 import { RowError, isoFromCompact, leadingQuantity } from './common.ts';
 import { isEnded, parsePharmClasses } from './fda-ndc-rows.ts';

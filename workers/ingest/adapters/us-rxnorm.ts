@@ -17,7 +17,7 @@
  * openFDA's and SPL's packs of the same ndc11, so every US pack answers with its RxCUI.
  * Concepts without NDCs are left out: they are not packs anyone dispenses in the US.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, PackEntry, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';

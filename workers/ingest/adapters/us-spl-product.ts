@@ -4,7 +4,7 @@
  * gives the product NDC, name, form and ingredients; its `asContent` chain gives the packages
  * with their NDCs, from the innermost container outwards.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import type { Ingredient, PackEntry, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import { RowError, isoFromCompact, leadingQuantity, provisionalNameKey } from './common.ts';
 import { attrOf as attr, childOf, childrenOf, textOf } from './xml-records.ts';

@@ -15,7 +15,7 @@
  * A global vocabulary (country null). Substances are keyed globally and the first source to
  * hold a UNII keeps it, so ingest this list before the product registers that name UNIIs.
  */
-import { normaliseIdentifier } from '../../../resolvers/catalogue/codes.ts';
+import { normaliseIdentifier } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, SourceInfo, SubstanceEntry } from '../snapshot.ts';
 import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';

@@ -18,7 +18,7 @@
  * group; a missing intermediate level (N02, N02B, N02BE) is reported, never invented.
  * `NA` and empty cells mean no value; the ATC level follows from the code length.
  */
-import { atcLevel } from '../../../resolvers/catalogue/codes.ts';
+import { atcLevel } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, AtcEntry, DddEntry, FileReport, RowProblem, SourceInfo } from '../snapshot.ts';
 import { EXCLUDED, RowTally } from '../row-outcome.ts';

@@ -1,8 +1,8 @@
 /**
  * The register vocabulary: jurisdictions, identifier (lookup) systems, class systems and
- * the Swiss reimbursement entry shape. It sits in the catalogue domain so that the ingest
- * worker, the resolvers and the facades all import it from one place, and imports keep
- * running one way (resolvers ← facades and workers).
+ * the Swiss reimbursement entry shape. It sits in vocabulary/, below resolvers and workers,
+ * so that the ingest worker, the resolvers and the facades all read it from one place and
+ * imports keep running one way (platform, vocabulary ← resolvers ← facades and workers).
  */
 
 /** Code systems of identifiers (the 19 lookup systems of the spec plus search-only ones). */

@@ -6,8 +6,8 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { Queryable } from '../../platform/db.ts';
-import { readSyncStatus } from './state.ts';
-import type { SyncStatusRow } from './state.ts';
+import { readSyncStatus } from '../../resolvers/sources/sync-status.ts';
+import type { SyncStatusRow } from '../../resolvers/sources/sync-status.ts';
 
 /** One scrape reads the state once; the gauges of that scrape share the rows for this long. */
 const SNAPSHOT_TTL_MS = 1_000;

@@ -7,7 +7,7 @@
  * stored in the identifiers table, or null when the code is malformed for that system.
  * Adapters use the same functions, so stored and queried codes always agree.
  */
-import type { IdentifierSystem, LookupSystem } from './vocabulary.ts';
+import type { IdentifierSystem, LookupSystem } from './systems.ts';
 import {
   isValidAic, isValidCip13, isValidGtin, isValidPzn, isValidSctConceptId, isValidUnii, pzn8FromPzn7,
 } from './check-digits.ts';
