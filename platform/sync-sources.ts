@@ -230,12 +230,13 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     note: 'SAM names each full export by version: read the current one from https://www.vas.ehealth.fgov.be/websamcivics/samcivics/download/samv2-full-getLastVersion?xsd=5 and set SYNC_BE_SAM_URL to https://www.vas.ehealth.fgov.be/websamcivics/samcivics/download/samv2-download?type=FULL&xsd=5&version=<version> (or to a mirror that always serves the latest zip).',
   },
   {
-    // HPRA "Medicines listing" XML of authorised human medicines.
+    // HPRA medicines listing: the authorised and the withdrawn human lists, one release. Only both
+    // together state the register (a licence leaving the first moves to the second, or is gone).
     id: 'ie-hpra', adapter: 'ie-hpra', name: 'HPRA human medicines list', country: 'IE',
-    url: 'https://www.hpra.ie/img/uploaded/swedocuments/latestHMlist.xml',
-    downloads: [{ file: 'latestHMlist.xml' }],
+    url: 'https://assets.hpra.ie/products/xml/{file}',
+    downloads: [{ file: 'latestHumanlist.xml' }, { file: 'withdrawnHumanlist.xml' }],
     intervalHours: DAILY,
-    note: 'The HPRA moves its downloads now and then; if the default answers 404, copy the current human medicines XML link from hpra.ie into SYNC_IE_HPRA_URL.',
+    note: 'The HPRA moves its downloads now and then; if the default answers 404, set SYNC_IE_HPRA_URL to the current location of both human lists with {file} for the name (latestHumanlist.xml, withdrawnHumanlist.xml).',
   },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The Dutch, Belgian and Irish registers kept current by the sync worker: each is fetched from
- * the local fake publisher as its publisher serves it (the CBG CSV and HPRA XML as plain files,
+ * the local fake publisher as its publisher serves it (the CBG CSV and both HPRA lists as plain files,
  * the SAM export as a zip whose AMP file is unpacked) and ingested under its own source.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,15 +31,16 @@ describe('NL, BE and IE sync sources', () => {
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200 });
     const row = await state(db, source);
     expect(row.rows_kept).toBeGreaterThan(0);
-    // Each fixture holds rows the register could not use: stored as malformed or excluded, never lost.
-    expect((row.rows_malformed ?? 0) + (row.rows_excluded ?? 0)).toBeGreaterThan(0);
     expect(row.rows_read).toBe((row.rows_kept ?? 0) + (row.rows_malformed ?? 0) + (row.rows_excluded ?? 0));
   }
 
   it('declares the publishers\' locations, or says how to set one', () => {
     expect(findSyncSource('nl-cbg')).toMatchObject({ adapter: 'nl-cbg', country: 'NL', url: 'https://www.geneesmiddeleninformatiebank.nl/metadata.csv' });
     expect(findSyncSource('be-sam')).toMatchObject({ adapter: 'be-sam', country: 'BE', url: null, note: expect.stringContaining('SYNC_BE_SAM_URL') });
-    expect(findSyncSource('ie-hpra')).toMatchObject({ adapter: 'ie-hpra', country: 'IE', url: expect.stringMatching(/^https:\/\/www\.hpra\.ie\//) });
+    expect(findSyncSource('ie-hpra')).toMatchObject({
+      adapter: 'ie-hpra', country: 'IE', url: 'https://assets.hpra.ie/products/xml/{file}',
+      downloads: [{ file: 'latestHumanlist.xml' }, { file: 'withdrawnHumanlist.xml' }],
+    });
   });
 
   it('downloads the CBG metadata.csv and ingests it', async () => {
@@ -61,12 +62,46 @@ describe('NL, BE and IE sync sources', () => {
     expect(await state(db, 'be-sam')).toMatchObject({ rows_read: 11, rows_kept: 7, rows_malformed: 2, rows_excluded: 2 });
   });
 
-  it('downloads the HPRA list and ingests it', async () => {
-    publisher.publish('/hpra/latestHMlist.xml', fixture('ie-hpra/latestHMlist.xml'));
-    await sync('ie-hpra', '/hpra/latestHMlist.xml');
-    // 9 records: 6 kept, 2 malformed (a licence of no known form, a date that is no date), 1 licence listed twice.
-    expect(await state(db, 'ie-hpra')).toMatchObject({ rows_read: 9, rows_kept: 6, rows_malformed: 2, rows_excluded: 1 });
+  it('downloads both HPRA lists as one release: a licence leaving the authorised list is marked withdrawn or deleted', async () => {
+    const latest = fixture('ie-hpra/real/latestHumanlist.xml').toString('utf8');
+    const withdrawn = fixture('ie-hpra/real/withdrawnHumanlist.xml').toString('utf8');
+    publisher.publish('/hpra/latestHumanlist.xml', Buffer.from(latest));
+    publisher.publish('/hpra/withdrawnHumanlist.xml', Buffer.from(withdrawn));
+    await sync('ie-hpra', '/hpra/{file}');
+    expect(publisher.hitsOf('/hpra/withdrawnHumanlist.xml').map((h) => h.answered)).toEqual([200]);
+    // The real lists: 12 authorised and 8 withdrawn records, all kept.
+    expect(await state(db, 'ie-hpra')).toMatchObject({ rows_read: 20, rows_kept: 20, rows_malformed: 0, rows_excluded: 0 });
+    expect(await hpraLicence('PA0736/044/001')).toEqual({ marketing_status: 'active', withdrawn_on: null });
+
+    // The next release: PA0736/044/001 moved to the withdrawn list, PA0179/002/013 in neither list.
+    const moved = recordOf(latest, 'PA0736/044/001')
+      .replace('<RegistrationStatus>AU</RegistrationStatus>', '<RegistrationStatus>WI</RegistrationStatus>')
+      .replace('</Product>', '  <WithdrawalDate>01/07/2026</WithdrawalDate>\n  </Product>');
+    publisher.publish('/hpra/latestHumanlist.xml', Buffer.from(
+      latest.replace(recordOf(latest, 'PA0736/044/001'), '').replace(recordOf(latest, 'PA0179/002/013'), '')));
+    publisher.publish('/hpra/withdrawnHumanlist.xml', Buffer.from(withdrawn.replace('</Products>', `${moved}</Products>`)));
+    const r = runner(db, syncConfig(publisher, { 'ie-hpra': '/hpra/{file}' }));
+    const [next] = await r.runNow(['ie-hpra']);
+    await r.close();
+    expect(next, JSON.stringify(next)).toMatchObject({ outcome: 'ok', rows: { read: 19, kept: 19, malformed: 0, excluded: 0 } });
+    expect(await hpraLicence('PA0736/044/001')).toEqual({ marketing_status: 'withdrawn', withdrawn_on: '2026-07-01' });
+    expect(await hpraLicence('PA0179/002/013')).toBeNull();
     const sources = (await listSources(db, new Date())).map((s) => [s.id, s.schemaState]);
     expect(sources).toEqual(expect.arrayContaining([['nl-cbg', 'ok'], ['be-sam', 'ok'], ['ie-hpra', 'ok']]));
   });
+
+  /** One `<Product>` record of a list, with its indentation and line end, found by licence number. */
+  function recordOf(list: string, licence: string): string {
+    const at = list.indexOf(`<LicenceNumber>${licence}</LicenceNumber>`);
+    const start = list.lastIndexOf('  <Product>', at);
+    const end = list.indexOf('</Product>', at) + '</Product>\n'.length;
+    return list.slice(start, end);
+  }
+
+  async function hpraLicence(licence: string): Promise<{ marketing_status: string; withdrawn_on: string | null } | null> {
+    const { rows } = await db.query<{ marketing_status: string; withdrawn_on: string | null }>(
+      `SELECT marketing_status, record->'attributes'->>'withdrawn_on' AS withdrawn_on
+         FROM products WHERE source = 'ie-hpra' AND natural_key = $1`, [licence]);
+    return rows[0] ?? null;
+  }
 });
