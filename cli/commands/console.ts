@@ -13,6 +13,7 @@ import { removeSsoSettings, saveSsoSettings, ssoSummary } from '../../resolvers/
 import { ssoKeyring, ssoRedirectUri } from '../../resolvers/accounts/sso.ts';
 import { tierScopes } from '../../resolvers/accounts/tiers.ts';
 import { openConfiguredDatabase } from '../database.ts';
+import { linkConfig } from '../server-address.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (line: string) => process.stderr.write(`drugref: ${line}\n`);
@@ -26,7 +27,8 @@ async function withAccount(name: string, fn: (db: Database, account: ConsoleAcco
       fail(`no account named "${name}" (list them with: npx drugref accounts list)`);
       return 1;
     }
-    return await fn(db, account, config);
+    // Links open the server beside this command when one holds the data folder.
+    return await fn(db, account, await linkConfig(config));
   } finally {
     await db.close();
   }

@@ -13,6 +13,7 @@ import { loggerOptions } from '../../platform/logger.ts';
 import { compilePgliteAhead } from '../../platform/pglite-wasm.ts';
 import { openConfiguredDatabase } from '../database.ts';
 import { restoreDemoImage } from '../demo-image.ts';
+import { recordServerAddress } from '../server-address.ts';
 
 /** Resolves with the first SIGTERM/SIGINT; installed before start-up so none is missed. */
 function nextStopSignal(): Promise<string> {
@@ -71,14 +72,17 @@ async function run(role: Role): Promise<number> {
   }
   const services = facades.createServices(config, db, log);
   const app = role === 'worker' ? null : await facades.buildApp({ config, db, services });
+  let forgetAddress: () => Promise<void> = async () => undefined;
   if (app) {
     const address = await app.listen({ host: config.host, port: config.port });
+    forgetAddress = await recordServerAddress(config, config.publicBaseUrl ?? address);
     if (demoAccount?.created) process.stdout.write(`${await facades.demoSignInLine(db, config, address)}\n`);
     process.stdout.write(`drugref listening on ${address} (database: ${db.kind}, role: ${role})\n`);
   }
   const workers = role === 'api' ? null : startWorkersLater(config, db, log);
   const shutDown = async () => {
     await app?.close();
+    await forgetAddress();
     await (await workers?.catch(() => null))?.close();
     await facades.closeServices(services);
     await db.close();

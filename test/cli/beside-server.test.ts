@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,11 +60,17 @@ describe.skipIf(testBackend() === 'postgres')('the drugref command beside a runn
     expect(listed.stdout).toContain(`svc_live_…${key.slice(-4)}  beside (pro)  active`);
   });
 
-  it('issues a console sign-in link while the server runs, and the server exchanges it once', async () => {
+  it('issues a console sign-in link to the running server\'s own address (PORT=0 picks a port), which exchanges it once', async () => {
     const login = await runCli(['console', 'login', '--account', 'beside'], env);
     expect(login.code).toBe(0);
     const link = login.stdout.trim().split('\n').at(-1)!;
-    const first = await exchange(server.url, link);
+    expect(server.url).not.toMatch(/:3000$/);
+    expect(link.split('#')[0]).toBe(`${server.url}/console/`);
+    const page = await fetch(link.split('#')[0]!);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('/console/');
+    const first = await exchange(new URL(link).origin, link);
     expect(first.status).toBe(200);
     const body = (await first.json()) as { console_token: string; account: { name: string } };
     expect(body.account.name).toBe('beside');
@@ -80,7 +87,9 @@ describe.skipIf(testBackend() === 'postgres')('the drugref command beside a runn
     expect(commands[0]!.stdout).toMatch(/beside {2}tier pro {2}1 active key\(s\)/);
     expect(new Set(await Promise.all(requests))).toEqual(new Set([200]));
     const exited = exitOf(server.child);
+    expect(existsSync(join(dir, 'drugref.address.json'))).toBe(true);
     server.child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    expect(existsSync(join(dir, 'drugref.address.json'))).toBe(false);
   });
 });
