@@ -1036,12 +1036,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public GraphQL view as SDL (any valid key). */
+        /**
+         * The public GraphQL view as SDL (any valid key).
+         * @description Takes no query parameters (422 `validation`): queries run by POST only, so a GET never executes one.
+         */
         get: operations["getGraphqlSchema"];
         put?: never;
         /**
          * Run one GraphQL query on the public view (Query fields drugs, drug, drugByCode, atc, changes, rxnorm).
-         * @description One plain query per request: no fragments, directives, mutations, subscriptions, several operations or introspection beyond __typename; at most 8 levels deep and 200 selected fields. Refusals are 400 `graphql_rejected` (malformed bodies 400 `bad_request`) and also carry GraphQL `errors`. Field errors answer 200 with `errors[].extensions.code`. The field `changes` also needs `changes:read`.
+         * @description One plain query per request: no fragments, directives, mutations, subscriptions, several operations or introspection beyond __typename; at most 8 levels deep and 200 selected fields. Refusals are 400 `graphql_rejected` (malformed bodies 400 `bad_request`) and also carry GraphQL `errors`. Field errors answer 200 with `errors[].extensions.code`. The field `changes` also needs `changes:read`. GraphQL over HTTP: the answer (200 and 400) is `application/graphql-response+json` when `Accept` prefers it to `application/json`, else `application/json`; the statuses are the same in both.
          */
         post: operations["postGraphql"];
         delete?: never;
@@ -5889,6 +5892,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
             429: {
                 headers: {
@@ -5916,6 +5928,8 @@ export interface operations {
                     variables?: Record<string, never> | null;
                     /** @description Name of the operation to run (the document holds one). */
                     operationName?: string | null;
+                    /** @description Protocol extensions (GraphQL over HTTP); none is read. */
+                    extensions?: Record<string, never> | null;
                 };
             };
         };
@@ -5930,6 +5944,10 @@ export interface operations {
                         data?: Record<string, never> | null;
                         errors?: Record<string, never>[];
                     };
+                    "application/graphql-response+json": {
+                        data?: Record<string, never> | null;
+                        errors?: Record<string, never>[];
+                    };
                 };
             };
             /** @description Malformed request. */
@@ -5939,6 +5957,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/graphql-response+json": components["schemas"]["Error"];
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */

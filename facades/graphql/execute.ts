@@ -43,9 +43,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function readBody(body: unknown): GraphqlRequestBody {
   const problem = (message: string) => new ApiError('bad_request', message);
   if (!isObject(body)) throw problem('The body must be a JSON object with a string field "query".');
-  const { query, variables, operationName } = body;
+  const { query, variables, operationName, extensions } = body;
   if (typeof query !== 'string' || !query.trim()) throw problem('The body field "query" must be a non-empty string.');
   if (variables !== undefined && variables !== null && !isObject(variables)) throw problem('The body field "variables" must be an object.');
+  // Reserved for protocol extensions (GraphQL over HTTP); none is read, but it must be a map.
+  if (extensions !== undefined && extensions !== null && !isObject(extensions)) throw problem('The body field "extensions" must be an object.');
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw problem('The body field "operationName" must be a string.');
   }

@@ -10,11 +10,10 @@ import { createContext } from '../../resolvers/context.ts';
 import type { AppDeps } from '../../resolvers/context.ts';
 import type { OperationDoc } from '../routes/types.ts';
 import { sendError, toApiError } from '../http/errors.ts';
-import { registerMethodNotAllowed } from '../rest/register.ts';
+import { NO_QUERY, registerMethodNotAllowed } from '../rest/register.ts';
 import { createPublicGraphql } from './execute.ts';
 import { refusalBody } from './errors.ts';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { GRAPHQL_RESPONSE_TYPE, JSON_TYPE, contentTypeOf, graphqlResponseType } from './media-type.ts';
 
 /** How POST and GET /v1/graphql appear in the OpenAPI document. */
 export const GRAPHQL_OPERATIONS: OperationDoc[] = [
@@ -24,7 +23,7 @@ export const GRAPHQL_OPERATIONS: OperationDoc[] = [
     path: '/v1/graphql',
     scope: 'graphql:query',
     summary: 'Run one GraphQL query on the public view (Query fields drugs, drug, drugByCode, atc, changes, rxnorm).',
-    description: 'One plain query per request: no fragments, directives, mutations, subscriptions, several operations or introspection beyond __typename; at most 8 levels deep and 200 selected fields. Refusals are 400 `graphql_rejected` (malformed bodies 400 `bad_request`) and also carry GraphQL `errors`. Field errors answer 200 with `errors[].extensions.code`. The field `changes` also needs `changes:read`.',
+    description: 'One plain query per request: no fragments, directives, mutations, subscriptions, several operations or introspection beyond __typename; at most 8 levels deep and 200 selected fields. Refusals are 400 `graphql_rejected` (malformed bodies 400 `bad_request`) and also carry GraphQL `errors`. Field errors answer 200 with `errors[].extensions.code`. The field `changes` also needs `changes:read`. GraphQL over HTTP: the answer (200 and 400) is `application/graphql-response+json` when `Accept` prefers it to `application/json`, else `application/json`; the statuses are the same in both.',
     tags: ['graphql'],
     body: {
       type: 'object',
@@ -33,12 +32,14 @@ export const GRAPHQL_OPERATIONS: OperationDoc[] = [
         query: { type: 'string', description: 'The GraphQL query document.' },
         variables: { type: ['object', 'null'], description: 'Values of the variables the query declares.' },
         operationName: { type: ['string', 'null'], description: 'Name of the operation to run (the document holds one).' },
+        extensions: { type: ['object', 'null'], description: 'Protocol extensions (GraphQL over HTTP); none is read.' },
       },
     },
     response: {
       type: 'object',
       properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } },
     },
+    negotiatedTypes: [JSON_TYPE, GRAPHQL_RESPONSE_TYPE],
     statuses: [200, 400, 401, 403, 429],
   },
   {
@@ -47,10 +48,11 @@ export const GRAPHQL_OPERATIONS: OperationDoc[] = [
     path: '/v1/graphql',
     scope: null,
     summary: 'The public GraphQL view as SDL (any valid key).',
+    description: 'Takes no query parameters (422 `validation`): queries run by POST only, so a GET never executes one.',
     tags: ['graphql'],
     responseType: 'application/graphql',
     response: { type: 'string' },
-    statuses: [200, 401, 429],
+    statuses: [200, 401, 422, 429],
   },
 ];
 
@@ -61,7 +63,7 @@ function graphqlErrorHandler(err: FastifyError, request: FastifyRequest, reply: 
   if (error.code === 'validation') error = new ApiError('bad_request', error.message);
   if (error.code !== 'bad_request') return sendError(reply, error);
   const body = refusalBody(error, [{ message: error.message, extensions: { code: 'bad_request' } }]);
-  return reply.code(400).type(JSON_TYPE).send(JSON.stringify(body));
+  return reply.code(400).header('vary', 'accept').type(contentTypeOf(graphqlResponseType(request.headers.accept))).send(JSON.stringify(body));
 }
 
 /** Registers POST and GET /v1/graphql (and 405 for the other verbs). */
@@ -73,9 +75,12 @@ export function registerPublicGraphql(app: FastifyInstance, engine: Engine, deps
   }, async (request, reply) => {
     const ctx = createContext(deps, request.principal, request.log);
     const answer = await graphql.run(request.body, ctx);
-    return reply.code(answer.status).headers(ctx.response.headers).type(JSON_TYPE).send(JSON.stringify(answer.body));
+    // Both media types take the same statuses here: a request error (no `data`) is already a 400.
+    const type = contentTypeOf(graphqlResponseType(request.headers.accept));
+    return reply.code(answer.status).headers(ctx.response.headers).header('vary', 'accept').type(type).send(JSON.stringify(answer.body));
   });
-  app.get('/v1/graphql', { onRequest: app.guarded({ scope: null }) }, (_request, reply) =>
+  // No query parameters: a GET never runs a query (GraphQL over HTTP's GET form is not offered).
+  app.get('/v1/graphql', { onRequest: app.guarded({ scope: null }), schema: { querystring: NO_QUERY } }, (_request, reply) =>
     reply.type('application/graphql; charset=utf-8').send(graphql.sdl));
   registerMethodNotAllowed(app, GRAPHQL_OPERATIONS.map((op) => ({ method: op.method, path: op.path })));
 }

@@ -49,12 +49,16 @@ function responses(op: OperationDoc): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const status of op.statuses) {
     const description = STATUS_TEXT[status] ?? `HTTP ${status}; the operation's description says when.`;
-    if (status >= 400) {
+    if (status === 400 && op.negotiatedTypes) {
+      const schema = { $ref: '#/components/schemas/Error' };
+      out[status] = { description, content: Object.fromEntries(op.negotiatedTypes.map((type) => [type, { schema }])) };
+    } else if (status >= 400) {
       out[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     } else if ([202, 204, 304].includes(status)) {
       out[status] = { description };
     } else {
-      out[status] = { description, content: { [op.responseType ?? 'application/json']: { schema: op.response ?? { type: 'object' } } } };
+      const types = op.negotiatedTypes ?? [op.responseType ?? 'application/json'];
+      out[status] = { description, content: Object.fromEntries(types.map((type) => [type, { schema: op.response ?? { type: 'object' } }])) };
     }
   }
   return out;

@@ -18,7 +18,7 @@ import { refusingRepeatedKeys } from '../http/json-body.ts';
 import type { ReceiptIssuer } from '../http/receipts.ts';
 
 /** The query schema of a route that takes no query parameters. */
-const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
+export const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** Raw body bytes of receipt routes, kept only for the request's lifetime (weakly held). */
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();

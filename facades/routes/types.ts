@@ -38,6 +38,12 @@ export interface OperationDoc {
   response?: JsonSchema;
   /** Media type of the success body; default application/json. */
   responseType?: string;
+  /**
+   * Media types the operation itself answers in (success and its own 400), chosen by the
+   * request's Accept, the default first (GraphQL over HTTP). Errors of the shared pipeline
+   * (401, 403, 429) stay application/json.
+   */
+  negotiatedTypes?: string[];
   /** Status of a successful answer; default 200. */
   successStatus?: number;
   /** Every documented status. */
