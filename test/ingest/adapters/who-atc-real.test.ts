@@ -68,6 +68,21 @@ describe('who-atc on the real code list and DDD table together', () => {
     expect(one.problems).toEqual([]);
   });
 
+  it('takes a release folder whole: members that are neither table are named unused with why, not refused', () => {
+    const readme = { name: 'README.txt', content: Buffer.from('WHO ATC/DDD index 2026, scraped from atcddd.fhi.no\n') };
+    const broken = { name: 'WHO_ATC_DDD_old.csv', content: Buffer.from('atc_code,ddd\nA02BC01,20\n') };
+    const { files, snapshot } = parseWhoAtcFiles([readme, input(CODES_FILE), broken, input(DDD_FILE)]);
+    expect(files).toEqual([
+      { file: 'README.txt', role: 'unused', read: 0, kept: 0, malformed: 0, note: 'not a WHO ATC file: header lacks atc_code (ATC code)' },
+      { file: CODES_FILE, role: 'code list', read: 1210, kept: 1210, malformed: 0 },
+      { file: 'WHO_ATC_DDD_old.csv', role: 'unused', read: 0, kept: 0, malformed: 0, note: 'not a WHO ATC/DDD table: header has ddd but lacks uom (U) or adm_r (Adm.R)' },
+      { file: DDD_FILE, role: 'DDD table', read: 696, kept: 327, malformed: 0, excluded: { no_ddd: 369 } },
+    ]);
+    expect(snapshot.atc?.find((e) => e.code === 'A02BC01')?.ddd).toEqual([{ value: 20, unit: 'mg', route: 'O' }, { value: 20, unit: 'mg', route: 'P' }]);
+    // Without a table among them the files are refused, with what the first one lacks.
+    expect(() => parseWhoAtcFiles([readme, broken])).toThrow(/README\.txt.*header lacks atc_code/);
+  });
+
   it('names each code from the code list and gives it the DDDs of the table, none where WHO gives none', () => {
     const { snapshot } = parseWhoAtcFiles([input(CODES_FILE), input(DDD_FILE)]);
     const entry = (code: string) => snapshot.atc?.find((e) => e.code === code);

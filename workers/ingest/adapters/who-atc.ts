@@ -21,9 +21,11 @@
 import { atcLevel } from '../../../vocabulary/codes.ts';
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, AtcEntry, DddEntry, FileReport, RowProblem, SourceInfo } from '../snapshot.ts';
-import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';
 import { FileRejectedError, decodeText, parseCsv, parseDecimal } from './common.ts';
 import type { InputFile } from './common.ts';
+import { HEAD_BYTES, assignLoadedRoles, headText } from './file-roles.ts';
+import type { RoleRule } from './file-roles.ts';
 
 export const WHO_ATC_FILE = 'atc.csv';
 
@@ -87,11 +89,12 @@ interface ReadFile {
 
 const squash = (name: string): string => name.trim().toLowerCase().replace(/[\s._-]/g, '');
 
-function roleOf(file: string, has: (field: Field) => boolean): WhoAtcRole {
-  if (!has('code')) throw new FileRejectedError(file, 'not a WHO ATC file: header lacks atc_code (ATC code)');
+/** The role a header states, or why it is no WHO ATC file. */
+function roleOf(has: (field: Field) => boolean): WhoAtcRole | { why: string } {
+  if (!has('code')) return { why: 'not a WHO ATC file: header lacks atc_code (ATC code)' };
   const tree = has('name');
   const ddd = has('ddd');
-  if (ddd && (!has('unit') || !has('route'))) throw new FileRejectedError(file, 'not a WHO ATC/DDD table: header has ddd but lacks uom (U) or adm_r (Adm.R)');
+  if (ddd && (!has('unit') || !has('route'))) return { why: 'not a WHO ATC/DDD table: header has ddd but lacks uom (U) or adm_r (Adm.R)' };
   // The DDD table as scraped from the index's level-5 pages (`WHO_ATC_DDD_<date>.csv`) names
   // each row's level-4 group (`source_code`) and the substance: it is the DDD table, its names
   // only of level 5. Read as a code list it would state a tree without its groups.
@@ -99,8 +102,30 @@ function roleOf(file: string, has: (field: Field) => boolean): WhoAtcRole {
   if (tree && ddd) return 'code list + DDD table';
   if (tree) return 'code list';
   if (ddd) return 'DDD table';
-  throw new FileRejectedError(file, 'not a WHO ATC file: header lacks atc_name (ATC level name) and ddd');
+  return { why: 'not a WHO ATC file: header lacks atc_name (ATC level name) and ddd' };
 }
+
+const isXml = (text: string): boolean => /^\s*<(\?xml|xml)\b/.test(text);
+
+/** The column names a file's start declares: the CSV header, or the XML rowset's attribute types and first row. */
+function headerNames(text: string): Set<string> {
+  if (!isXml(text)) return new Set((parseCsv(text.split(/\r?\n/, 1)[0] ?? '')[0]?.fields ?? []).map(squash));
+  const names = [...text.matchAll(/<s:AttributeType\s+name=['"]([^'"]+)['"]/g)].map((m) => squash(m[1]!));
+  const firstRow = /<z:row\b([^>]*?)\/?>/.exec(text);
+  for (const a of firstRow?.[1]!.matchAll(/([\w:.-]+)\s*=/g) ?? []) names.push(squash(a[1]!));
+  return new Set(names);
+}
+
+/** The role of a file by the header at its start, or why it has none. */
+function roleOfHead(text: string): WhoAtcRole | { why: string } {
+  const names = headerNames(text);
+  return roleOf((field) => (COLUMN_NAMES[field] as readonly string[]).some((n) => names.has(n)));
+}
+
+/** Each table by its header, never its name: the dated names WHO and its mirrors use all work. */
+const RULES: readonly RoleRule<WhoAtcRole>[] = (['code list', 'DDD table', 'code list + DDD table'] as const).map((role) => ({
+  role, many: true, recognise: (text: string) => (roleOfHead(text) === role ? 2 : 0),
+}));
 
 /** `NA` and empty cells both mean "no value" in the exports. */
 function clean(value: string | undefined): string {
@@ -108,11 +133,10 @@ function clean(value: string | undefined): string {
   return v === 'NA' ? '' : v;
 }
 
-function readCsv(file: InputFile): ReadFile {
-  const records = parseCsv(decodeText(file.content));
+function readCsv(file: InputFile, text: string, role: WhoAtcRole): ReadFile {
+  const records = parseCsv(text);
   const names = (records[0]?.fields ?? []).map(squash);
   const index = (field: Field): number => names.findIndex((n) => (COLUMN_NAMES[field] as readonly string[]).includes(n));
-  const role = roleOf(file.name, (field) => index(field) >= 0);
   const cols = Object.fromEntries((Object.keys(COLUMN_NAMES) as Field[]).map((f) => [f, index(f)])) as Record<Field, number>;
   const rows = records.slice(1).map((record): AtcRow => ({
     line: record.line,
@@ -135,30 +159,25 @@ function unescapeXml(raw: string): string {
 }
 
 /** WHOCC's XML export: an ADO rowset whose `<z:row/>` elements carry the columns as attributes. */
-function readXml(file: InputFile, text: string): ReadFile {
-  const declared = [...text.matchAll(/<s:AttributeType\s+name=['"]([^'"]+)['"]/g)].map((m) => squash(m[1]!));
+function readXml(file: InputFile, text: string, role: WhoAtcRole): ReadFile {
   const rowPattern = /<z:row\b([^>]*?)\/?>/g;
   const rows: AtcRow[] = [];
-  const seen = new Set(declared);
   let line = 1;
   let at = 0;
   for (const m of text.matchAll(rowPattern)) {
     for (; at < m.index; at += 1) if (text.charCodeAt(at) === 10) line += 1;
     const attrs = new Map<string, string>();
     for (const a of m[1]!.matchAll(/([\w:.-]+)\s*=\s*(?:'([^']*)'|"([^"]*)")/g)) {
-      const key = squash(a[1]!);
-      attrs.set(key, unescapeXml(a[2] ?? a[3] ?? ''));
-      seen.add(key);
+      attrs.set(squash(a[1]!), unescapeXml(a[2] ?? a[3] ?? ''));
     }
     rows.push({ line, get: (field) => clean(COLUMN_NAMES[field].map((n) => attrs.get(n)).find((v) => v !== undefined)) });
   }
-  const role = roleOf(file.name, (field) => (COLUMN_NAMES[field] as readonly string[]).some((n) => seen.has(n)));
   return { name: file.name, role, rows };
 }
 
-function readFile(file: InputFile): ReadFile {
+function readFile(file: InputFile, role: WhoAtcRole): ReadFile {
   const text = decodeText(file.content);
-  return /^\s*<(\?xml|xml)\b/.test(text) ? readXml(file, text) : readCsv(file);
+  return isXml(text) ? readXml(file, text, role) : readCsv(file, text, role);
 }
 
 /** DDD of one row, null when the row has none, or an error message. */
@@ -175,15 +194,29 @@ function sameDdd(a: DddEntry, b: DddEntry): boolean {
   return a.value === b.value && a.unit === b.unit && a.route === b.route && a.note === b.note;
 }
 
-/** Reads the files (one code list and/or one DDD table, or one flat file holding both). */
-function readAll(files: InputFile[]): ReadFile[] {
-  if (files.length === 0 || files.length > 2) throw new FileRejectedError('who-atc', `expected a code list, a DDD table or both, got ${files.length} files`);
-  const read = files.map(readFile);
+/** Why a file is not read: what its header lacks. */
+function whyUnused(file: InputFile): string {
+  const role = roleOfHead(headText(file.content.subarray(0, HEAD_BYTES)));
+  return typeof role === 'string' ? 'not a file this adapter reads' : role.why;
+}
+
+/**
+ * Reads the tables among the files (one code list and/or one DDD table, or one flat file holding
+ * both); the other members of a release folder (a readme, WHO's guidelines) are named unused.
+ */
+function readAll(files: InputFile[]): { read: ReadFile[]; unused: FileReport[] } {
+  if (files.length === 0) throw new FileRejectedError('who-atc', 'expected a code list, a DDD table or both, got no file');
+  const { byRole } = assignLoadedRoles(files, RULES);
+  const roleOfFile = new Map([...byRole].flatMap(([role, given]) => given.map((f) => [f, role] as const)));
+  // No table at all: refused with what the (first) file's header lacks.
+  if (roleOfFile.size === 0) throw new FileRejectedError(files[0]!.name, whyUnused(files[0]!));
+  const read = files.filter((f) => roleOfFile.has(f)).map((f) => readFile(f, roleOfFile.get(f)!));
+  const unused = files.filter((f) => !roleOfFile.has(f)).map((f) => unusedFile(f.name, whyUnused(f)));
   const trees = read.filter((f) => f.role !== 'DDD table');
   const ddds = read.filter((f) => f.role !== 'code list');
   if (trees.length > 1) throw new FileRejectedError(trees[1]!.name, `a second code list (${trees[0]!.name} is one); give one code list and one DDD table`);
   if (ddds.length > 1) throw new FileRejectedError(ddds[1]!.name, `a second DDD table (${ddds[0]!.name} has the DDDs); give one code list and one DDD table`);
-  return read;
+  return { read, unused };
 }
 
 /** Why a code-list row cannot be kept, or null. */
@@ -282,7 +315,7 @@ function completeTree(file: ReadFile, entries: Map<string, AtcEntry>, lines: Map
  * malformed (reported with its line) or excluded for a reason (`no_ddd`, `duplicate`).
  */
 export function parseWhoAtcFiles(files: InputFile[]): AdapterResult {
-  const read = readAll(files);
+  const { read, unused } = readAll(files);
   const problems: RowProblem[] = [];
   const entries = new Map<string, AtcEntry>();
   const tallies = new Map(read.map((f) => [f, new RowTally(f.name, problems)]));
@@ -295,12 +328,13 @@ export function parseWhoAtcFiles(files: InputFile[]): AdapterResult {
     for (const entry of entries.values()) entry.ddd ??= [];
   }
   if (treeFile) completeTree(treeFile, entries, lines, problems);
-  const reports: FileReport[] = read.map((f) => tallies.get(f)!.report(f.role));
+  const reports = new Map<string, FileReport>(read.map((f) => [f.name, tallies.get(f)!.report(f.role)]));
+  for (const u of unused) reports.set(u.file, u);
   problems.sort((a, b) => (a.file === b.file ? a.line - b.line : files.findIndex((f) => f.name === a.file) - files.findIndex((f) => f.name === b.file)));
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: WHO_ATC_SOURCE, atc: [...entries.values()] },
     problems,
-    files: reports,
+    files: files.map((f) => reports.get(f.name)!),
   };
 }
 
