@@ -3,9 +3,12 @@
  * there): its one product, values as the XML states them, the same outcome streamed and in
  * memory, a repeated document excluded as a duplicate, and bad input refused.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
+import { fileInput } from '../../../workers/ingest/adapters/line-stream.ts';
 import { parseUsSpl } from '../../../workers/ingest/adapters/us-spl.ts';
 import { openUsSpl } from '../../../workers/ingest/adapters/us-spl-open.ts';
 import { balanced } from '../../../workers/ingest/row-outcome.ts';
@@ -49,6 +52,31 @@ describe('us-spl on a real DailyMed SPL document', () => {
     ]);
     expect(parsed.files!.every(balanced)).toBe(true);
     expect(await collectStreamed(await openUsSpl(twice, { asOf }))).toEqual(parsed);
+  });
+
+  it('takes an unpacked SPL zip whole: the label pictures beside the document are named unused, streamed and in memory alike', async () => {
+    // A DailyMed SPL zip holds the document and the label's pictures; a JPEG starts FF D8 FF.
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200, 0x5a)]);
+    const note = 'an image of the label (DailyMed ships the pictures beside the SPL document)';
+    const parsed = parseUsSpl([doc('triaminic-01.jpg', jpeg), doc(), doc('triaminic-02.jpg', jpeg)], { asOf });
+    expect(parsed.files).toEqual([
+      { file: 'triaminic-01.jpg', role: 'unused', read: 0, kept: 0, malformed: 0, note },
+      { file: 'cough.xml', role: 'SPL document', read: 1, kept: 1, malformed: 0 },
+      { file: 'triaminic-02.jpg', role: 'unused', read: 0, kept: 0, malformed: 0, note },
+    ]);
+    expect(parsed.snapshot.products!.map((p) => p.key)).toEqual(['0067-6344']);
+    const dir = mkdtempSync(join(tmpdir(), 'spl-zip-'));
+    try {
+      writeFileSync(join(dir, 'triaminic-01.jpg'), jpeg);
+      writeFileSync(join(dir, 'cough.xml'), bytes);
+      writeFileSync(join(dir, 'triaminic-02.jpg'), jpeg);
+      const onDisk = ['triaminic-01.jpg', 'cough.xml', 'triaminic-02.jpg'].map((n) => fileInput(join(dir, n), n));
+      expect(await collectStreamed(await openUsSpl(onDisk, { asOf }))).toEqual(parsed);
+      // Pictures alone are no release: refused, naming the first.
+      await expect(openUsSpl([onDisk[0]!], { asOf })).rejects.toThrow(/triaminic-01\.jpg: an image of the label/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an empty file, a file of another register and a document cut short', () => {

@@ -20,7 +20,8 @@ import type { FileReport, ProductEntry, SubstanceEntry } from '../snapshot.ts';
 import type { StreamedAdapterResult } from '../input.ts';
 import { FileRejectedError, ProblemLog } from './common.ts';
 import type { InputFile } from './common.ts';
-import { SPL_FILE, SPL_ROLE, SPL_SOURCE, keepFirst, readSplDocument } from './us-spl.ts';
+import { SPL_ROLE, SPL_RULES, SPL_SOURCE, keepFirst, readSplDocument, splDocuments } from './us-spl.ts';
+import { assignRoles, headBytes } from './file-roles.ts';
 import { RowTally } from '../row-outcome.ts';
 import type { SplOptions } from './us-spl.ts';
 
@@ -36,12 +37,16 @@ interface Kept {
 }
 
 /** Opens SPL documents for a streamed ingest; see the module comment. */
-export async function openUsSpl(files: InputFile[], options: SplOptions = {}): Promise<StreamedAdapterResult> {
-  if (files.length === 0) throw new FileRejectedError(SPL_FILE, 'no SPL document given');
+export async function openUsSpl(given: InputFile[], options: SplOptions = {}): Promise<StreamedAdapterResult> {
+  const assignment = await assignRoles(given, SPL_RULES);
+  // The first bytes of the members that are no document, to say why (pictures, other XML).
+  const heads = new Map<InputFile, Buffer>();
+  for (const file of given) if (!assignment.byRole.get(SPL_ROLE)?.includes(file)) heads.set(file, await headBytes(file));
+  const { documents: files, unused } = splDocuments(given, assignment, (f) => heads.get(f)!);
   const asOf = options.asOf ?? new Date();
   const log = new ProblemLog();
   const substances = new Map<string, SubstanceEntry>();
-  const reports: FileReport[] = [];
+  const reports = new Map<InputFile, FileReport>(unused);
   const plan: Kept[] = [];
   const seen = { products: new Set<string>(), packKeys: new Set<string>() };
   for (const file of files) {
@@ -58,7 +63,7 @@ export async function openUsSpl(files: InputFile[], options: SplOptions = {}): P
       kept.products.push(at);
     });
     plan.push(kept);
-    reports.push(tally.report(SPL_ROLE));
+    reports.set(file, tally.report(SPL_ROLE));
   }
   seen.products.clear();
   seen.packKeys.clear();
@@ -85,6 +90,6 @@ export async function openUsSpl(files: InputFile[], options: SplOptions = {}): P
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: SPL_SOURCE, substances: [...substances.values()], products: products() },
     problems: log.problems,
-    files: reports,
+    files: given.map((f) => reports.get(f)!),
   };
 }

@@ -11,12 +11,16 @@
  * pack per package NDC keyed by ndc11 (so it merges with the directory's packs). Inactive
  * ingredients (IACT) are dropped: the catalogue lists active substances. Kit parts are not
  * separate products. Several documents may be given in one ingest; together they are the source.
+ * DailyMed's SPL zips hold the document beside the label's pictures (`*.jpg`): given the unpacked
+ * zip, the documents are told by their root element and the other members named unused.
  */
 import { SNAPSHOT_FORMAT } from '../snapshot.ts';
 import type { AdapterResult, FileReport, ProductEntry, SourceInfo, SubstanceEntry } from '../snapshot.ts';
-import { EXCLUDED, RowTally } from '../row-outcome.ts';
+import { EXCLUDED, RowTally, unusedFile } from '../row-outcome.ts';
 import { FileRejectedError, ProblemLog, RowError } from './common.ts';
 import type { InputFile } from './common.ts';
+import { HEAD_BYTES, assignLoadedRoles, headText, rootElement } from './file-roles.ts';
+import type { RoleAssignment, RoleRule } from './file-roles.ts';
 import { readSplProduct } from './us-spl-product.ts';
 import type { SplContext } from './us-spl-product.ts';
 import { childOf, streamXmlRecords, textOf } from './xml-records.ts';
@@ -120,6 +124,35 @@ export function readSplDocument(
 /** The role an SPL document is reported under: each manufacturedProduct is one of its rows. */
 export const SPL_ROLE = 'SPL document';
 
+/** An SPL document by its start: the root `<document>` in the HL7 v3 namespace. */
+function splHead(text: string): boolean {
+  return rootElement(text) === 'document' && /<document\b[^>]*\sxmlns\s*=\s*["']urn:hl7-org:v3["']/.test(text);
+}
+
+export const SPL_RULES: readonly RoleRule<typeof SPL_ROLE>[] = [{ role: SPL_ROLE, many: true, recognise: (text) => (splHead(text) ? 2 : 0) }];
+
+const IMAGE = /\.(?:jpe?g|png|gif|tiff?|bmp)$/i;
+
+/** Why a member is not read: a label picture of the SPL zip, or a file whose root is no SPL document. */
+function whyNotSpl(file: InputFile, head: Buffer): string {
+  if (IMAGE.test(file.name)) return 'an image of the label (DailyMed ships the pictures beside the SPL document)';
+  return `not an HL7 v3 SPL document: root <${rootElement(headText(head)) ?? 'none'}> is not <document xmlns="${HL7_V3}">`;
+}
+
+/**
+ * The SPL documents among the files, and the other members named unused; with no document at
+ * all the files are refused, naming why the first is none. `head` gives a file's first bytes.
+ */
+export function splDocuments(
+  files: readonly InputFile[], assignment: RoleAssignment<typeof SPL_ROLE>, head: (file: InputFile) => Buffer,
+): { documents: InputFile[]; unused: Map<InputFile, FileReport> } {
+  if (files.length === 0) throw new FileRejectedError(SPL_FILE, 'no SPL document given');
+  const documents = assignment.byRole.get(SPL_ROLE) ?? [];
+  const others = files.filter((f) => !documents.includes(f));
+  if (documents.length === 0) throw new FileRejectedError(files[0]!.name, whyNotSpl(files[0]!, head(files[0]!)));
+  return { documents, unused: new Map(others.map((f) => [f, unusedFile(f.name, whyNotSpl(f, head(f)))])) };
+}
+
 function readDocument(file: InputFile, shared: Shared): FileReport {
   const tally = new RowTally(file.name, shared.log.problems);
   readSplDocument(file, { ...shared, tally }, (record) => {
@@ -133,9 +166,10 @@ function readDocument(file: InputFile, shared: Shared): FileReport {
  * malformed (reported with its line and why) or excluded as a duplicate of a product NDC read before.
  */
 export function parseUsSpl(files: InputFile[], options: SplOptions = {}): AdapterResult {
-  if (files.length === 0) throw new FileRejectedError(SPL_FILE, 'no SPL document given');
+  const { documents, unused } = splDocuments(files, assignLoadedRoles(files, SPL_RULES), (f) => f.content.subarray(0, HEAD_BYTES));
   const shared: Shared = { products: new Map(), packKeys: new Set(), substances: new Map(), log: new ProblemLog(), asOf: options.asOf ?? new Date() };
-  const reports = files.map((f) => readDocument(f, shared));
+  const read = new Map(documents.map((f) => [f, readDocument(f, shared)]));
+  const reports = files.map((f) => read.get(f) ?? unused.get(f)!);
   return {
     snapshot: { format: SNAPSHOT_FORMAT, source: SPL_SOURCE, substances: [...shared.substances.values()], products: [...shared.products.values()] },
     problems: shared.log.problems,
