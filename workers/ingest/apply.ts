@@ -6,11 +6,11 @@
  * checks every row first and then hands the engine products read from disk while it writes;
  * a file that fails midway still rolls the whole ingest back.
  */
-import type { Database } from '../../platform/db.ts';
+import type { Database, Queryable } from '../../platform/db.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { FileRejectedError, findAdapter } from './adapters/index.ts';
-import type { InputFile } from './adapters/index.ts';
-import { IngestError, ingestSnapshot } from './engine.ts';
+import type { InputFile, SourceAdapter } from './adapters/index.ts';
+import { IngestError, ingestSnapshot, ingestWithin } from './engine.ts';
 import type { IngestProgress, IngestReport } from './engine.ts';
 import { StreamReadError } from './input.ts';
 import { ShrinkRefusedError, skippedRefusal } from './shrink-guard.ts';
@@ -51,39 +51,71 @@ function keptInArrays(snapshot: SnapshotInput): number {
   return products + (snapshot.substances?.length ?? 0) + (snapshot.atc?.length ?? 0);
 }
 
-/**
- * Parses `files` with adapter `adapterId` and ingests the result. A refusal (unknown adapter,
- * wrong file, malformed rows under `strict`, a snapshot the engine refuses) writes nothing and
- * is returned; any other failure (the database) is thrown, also with nothing written.
- */
-export async function parseAndIngest(db: Database, adapterId: string, inputs: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
-  const adapter = findAdapter(adapterId);
-  if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [], files: [] };
-  let parsed: StreamedAdapterResult;
-  try {
-    // The catalogue is offered to adapters whose files update what it holds (a partial FEST document, SL group prices alone).
-    parsed = adapter.open ? await adapter.open(inputs, { catalogue: db }) : await adapter.parse(inputs, { catalogue: db });
-  } catch (err) {
-    // Parsing is pure: whatever it throws, the file could not be read and nothing was written.
-    return { outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] };
+/** The parsed files with their row outcomes settled, ready to ingest. */
+interface Settled {
+  snapshot: SnapshotInput;
+  rows: RowCounts;
+  problems: RowProblem[];
+  files: SettledReport[];
+}
+
+/** A refusal met before anything was written (inside the ingest transaction it rolls it back). */
+class Refusal extends Error {
+  constructor(readonly result: Extract<ApplyResult, { outcome: 'refused' }>) {
+    super(result.reason);
   }
+}
+
+/** The adapter's reading of the files; `catalogue` for files laid over what it holds. */
+async function parseFiles(adapter: SourceAdapter, inputs: InputFile[], catalogue?: Queryable): Promise<StreamedAdapterResult> {
+  const context = catalogue ? { catalogue } : {};
+  try {
+    return adapter.open ? await adapter.open(inputs, context) : await adapter.parse(inputs, context);
+  } catch (err) {
+    // Parsing writes nothing: whatever it throws, the file could not be read.
+    throw new Refusal({ outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] });
+  }
+}
+
+/** Row outcomes counted, and the refusals they call for (strict mode, too many malformed rows). */
+function settle(parsed: StreamedAdapterResult, options: ApplyOptions): Settled {
   const { snapshot, problems } = parsed;
   const files = (parsed.files ?? []).map((f) => outcomeOf(f));
   const rows = countRows(files, problems, keptInArrays(snapshot));
   // A problem an adapter reported outside its row counts still refuses a strict ingest.
   const malformed = Math.max(rows.malformed, problems.length);
   if (options.strict && malformed > 0) {
-    return { outcome: 'refused', reason: `${malformed} malformed row(s) under strict mode`, rows, problems, files };
+    throw new Refusal({ outcome: 'refused', reason: `${malformed} malformed row(s) under strict mode`, rows, problems, files });
   }
   const skipped = options.shrink ? skippedRefusal(rows, options.shrink) : null;
-  if (skipped) return { outcome: 'refused', reason: skipped, rows, problems, files, guard: 'skipped' };
+  if (skipped) throw new Refusal({ outcome: 'refused', reason: skipped, rows, problems, files, guard: 'skipped' });
+  return { snapshot, rows, problems, files };
+}
+
+/**
+ * Parses `files` with adapter `adapterId` and ingests the result. A refusal (unknown adapter,
+ * wrong file, malformed rows under `strict`, a snapshot the engine refuses) writes nothing and
+ * is returned; any other failure (the database) is thrown, also with nothing written. Files
+ * that update what the catalogue holds (`readsCatalogue`) are parsed inside the ingest
+ * transaction, so what they read of the catalogue is what they write over.
+ */
+export async function parseAndIngest(db: Database, adapterId: string, inputs: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
+  const adapter = findAdapter(adapterId);
+  if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [], files: [] };
+  const engine = {
+    ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}), ...(options.shrink ? { shrinkLimits: options.shrink } : {}),
+  };
+  const read: { settled?: Settled } = {};
   try {
-    const report = await ingestSnapshot(db, snapshot, {
-      ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}), ...(options.shrink ? { shrinkLimits: options.shrink } : {}),
-    });
+    const report = adapter.readsCatalogue
+      ? await ingestWithin(db, async (tx) => (read.settled = settle(await parseFiles(adapter, inputs, tx), options)).snapshot, engine)
+      : await ingestSnapshot(db, (read.settled = settle(await parseFiles(adapter, inputs), options)).snapshot, engine);
+    const { rows, problems, files } = read.settled!;
     return { outcome: 'ok', report, rows, problems, files };
   } catch (err) {
+    if (err instanceof Refusal) return err.result;
+    const { rows, problems, files } = read.settled ?? { rows: null, problems: [], files: [] };
     // A streamed file that failed midway: the transaction rolled back, nothing was written.
     if (err instanceof StreamReadError) return { outcome: 'refused', reason: unreadable(err.cause), rows, problems, files };
     if (err instanceof ShrinkRefusedError) return { outcome: 'refused', reason: err.message, rows, problems, files, guard: err.guard };

@@ -213,6 +213,25 @@ export async function ingestSnapshots(db: Database, snapshots: readonly Snapshot
   return report;
 }
 
+/**
+ * Ingests the snapshot `prepare` builds inside the ingest transaction, once it holds the ingest
+ * lock: files that update what the catalogue holds (a partial FEST document, SL group prices
+ * alone) read the held records through `tx`, so no other ingest changes them in between. Whatever
+ * `prepare` throws rolls the transaction back with nothing written.
+ */
+export async function ingestWithin(db: Database, prepare: (tx: Queryable) => Promise<SnapshotInput>, options: IngestOptions = {}): Promise<IngestReport> {
+  const started = performance.now();
+  const report = await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [INGEST_LOCK_ID]);
+    const snapshot = await prepare(tx);
+    checkSnapshot(snapshot);
+    return run(tx, [snapshot], options);
+  });
+  report.durationMs = Math.round(performance.now() - started);
+  options.log?.info({ sources: report.sources, changes: report.changes, durationMs: report.durationMs }, 'ingest committed');
+  return report;
+}
+
 /** Ingests one snapshot in one transaction; its products and packs may be streams (input.ts). */
 export function ingestSnapshot(db: Database, snapshot: SnapshotInput, options: IngestOptions = {}): Promise<IngestReport> {
   return ingestSnapshots(db, [snapshot], options);

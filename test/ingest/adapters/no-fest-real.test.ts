@@ -124,6 +124,21 @@ describe('a partial FEST document updates what it holds and deletes nothing else
     expect(rows[0]!.packs).toEqual(['413561']);
   });
 
+  it('loses neither of two partial documents ingested at once: each reads what it lays itself over inside its own ingest', async () => {
+    // A new price in the pack document and a new holder in the merkevare document, ingested together.
+    // Each restates what the catalogue holds of FEST; read before the other's ingest committed, it
+    // would write the other's change back.
+    const price = Buffer.from(PAKNING.toString('utf8').replace("<Pris V='7.69' U='NOK' />", "<Pris V='8.15' U='NOK' />"));
+    const holder = Buffer.from(MERKEVARE.toString('utf8').replace('Orifarm Healthcare</Produsent>', 'Orifarm Generics</Produsent>'));
+    const results = await Promise.all([ingest('fest-legemiddelpakning.xml', price), ingest('fest-legemiddelmerkevare.xml', holder)]);
+    expect(results.map((r) => r.outcome), JSON.stringify(results)).toEqual(['ok', 'ok']);
+    const { rows } = await db.query<{ ex_factory: number; holder: string }>(
+      `SELECT (SELECT (x ->> 'amount')::float8 FROM jsonb_array_elements(k.record -> 'prices') x WHERE x ->> 'kind' = 'ex_factory') AS ex_factory,
+              (SELECT p.record ->> 'holder' FROM products p WHERE p.source = 'no-fest' AND p.natural_key = $1) AS holder
+         FROM packs k WHERE k.source = 'no-fest' AND k.natural_key = '526181'`, [KODIMAGNYL]);
+    expect(rows).toEqual([{ ex_factory: 8.15, holder: 'Orifarm Generics' }]);
+  });
+
   it('writes nothing when a partial document is refused (truncated)', async () => {
     const [productsBefore, packsBefore] = [await products(), await packs()];
     const result = await ingest('fest-legemiddelpakning.xml', PAKNING.subarray(0, 900));

@@ -76,6 +76,12 @@ export interface SourceAdapter {
    * sync worker use it when present.
    */
   open?(files: InputFile[], context?: AdapterContext): Promise<StreamedAdapterResult>;
+  /**
+   * The files may update what the catalogue holds, read from `context.catalogue`: the ingest
+   * then parses them inside its transaction, after its lock (apply.ts), so the held records
+   * cannot change between the read and the write.
+   */
+  readsCatalogue?: true;
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -156,6 +162,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [CH_SL_GROUPS_FILE],
     optionalFiles: ['weleda_arzneimittel.csv', 'wala_arzneimittel.csv'],
     parse: async (files, context) => parseChSlGroups(files, context?.catalogue ? await heldGroupProducts(context.catalogue) : undefined),
+    readsCatalogue: true,
   },
   {
     id: 'ch-artikelstamm',
@@ -238,6 +245,7 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [NO_FEST_FILE],
     parse: (files, context) => parseNoFestFiles(files, context?.catalogue),
     open: (files, context) => openNoFest(files, context?.catalogue),
+    readsCatalogue: true,
   },
   {
     id: 'es-cima',
