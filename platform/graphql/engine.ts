@@ -1,7 +1,8 @@
 /**
  * The internal execution engine: envelop over graphql-js, executing with graphql-jit. Route
- * documents are parsed and validated once at start; each call only executes. Every REST route, MCP tool and the
- * public GraphQL endpoint run through the same envelop pipeline.
+ * documents are parsed and validated once at start and compiled once on first use; each
+ * call then only runs the compiled function. The public GraphQL endpoint runs its documents
+ * through the same envelop pipeline, with its own schema view and rules.
  */
 import * as GraphQLJS from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
@@ -16,30 +17,57 @@ export interface Engine {
   /** Parses and validates a document; throws at start when a route's document is wrong. */
   compile(source: string, transform?: (doc: DocumentNode) => DocumentNode): DocumentNode;
   run(document: DocumentNode, variables: Record<string, unknown>, context: object): Promise<ExecutionResult>;
+  /** Whether `run` executes this document compiled directly (a document of `compile`). */
+  runsCompiled(document: DocumentNode): boolean;
 }
 
+/** graphql-jit's options, the same for route documents and the public endpoint's. */
+const JIT_OPTIONS = { disablingCapturingStackErrors: true };
+
 /**
- * Compiled execution (graphql-jit): a document is compiled once into a function that runs
- * its resolvers and builds its answer, instead of graphql-js walking the document on every
- * request (collecting fields, coercing arguments, completing values) - that walk was most of
- * a cheap route's pipeline cost (docs/performance.md). Route documents compile on first use;
- * any other document (the public endpoint's) only once it comes back, so a client's
- * one-off queries never pay for a compilation.
+ * Compiled execution (graphql-jit) of the public endpoint's documents: a document is compiled
+ * into a function that runs its resolvers and builds its answer, instead of graphql-js
+ * walking it on every request (docs/architecture.md, "Hot path") - but only once it comes
+ * back, so a client's one-off queries never pay for a compilation.
  */
-function compiledExecution(routeDocuments: WeakSet<DocumentNode>): Plugin {
+function compiledOnReturn(): Plugin {
   const seen = new WeakSet<DocumentNode>();
-  return useGraphQlJit({ disablingCapturingStackErrors: true }, {
+  return useGraphQlJit(JIT_OPTIONS, {
     enableIf: ({ document }) => {
-      if (routeDocuments.has(document) || seen.has(document)) return true;
+      if (seen.has(document)) return true;
       seen.add(document);
       return false;
     },
   });
 }
 
+type Execute = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues: Record<string, unknown>; contextValue: object }) => ExecutionResult | Promise<ExecutionResult>;
+
+/**
+ * graphql-jit's executor as its envelop plugin builds it (a compiled function per document,
+ * made on the first call and kept in a WeakMap), taken out of the plugin to be called
+ * without envelop's per-request orchestration.
+ */
+function jitExecutor(): Execute {
+  let execute: Execute | undefined;
+  const plugin = useGraphQlJit(JIT_OPTIONS);
+  (plugin.onExecute as (payload: { args: object; setExecuteFn: (fn: Execute) => void }) => void)({ args: {}, setExecuteFn: (fn) => { execute = fn; } });
+  if (!execute) throw new Error('graphql-jit gave no executor');
+  return execute;
+}
+
 export function createEngine(schema: GraphQLSchema, plugins: Plugin[] = []): Engine {
+  const getEnveloped = envelop({ plugins: [useEngine(GraphQLJS), useSchema(schema), compiledOnReturn(), ...plugins] });
+  /** Documents of `compile` (validated at start). */
   const routeDocuments = new WeakSet<DocumentNode>();
-  const getEnveloped = envelop({ plugins: [useEngine(GraphQLJS), useSchema(schema), compiledExecution(routeDocuments), ...plugins] });
+  /**
+   * A route document runs compiled directly: envelop's per-request orchestration (plugin
+   * hooks, context factory, execute wrapper) does nothing for a document already validated
+   * and cost more than the execution of a cheap route. An engine with plugins of its own
+   * keeps the envelop path for every document.
+   */
+  const executeCompiled = plugins.length ? null : jitExecutor();
+
   return {
     getEnveloped,
     schema,
@@ -52,9 +80,13 @@ export function createEngine(schema: GraphQLSchema, plugins: Plugin[] = []): Eng
       return document;
     },
     async run(document, variables, context) {
+      if (executeCompiled && routeDocuments.has(document)) return executeCompiled({ schema, document, variableValues: variables, contextValue: context });
       const { execute, schema: s, contextFactory } = getEnveloped(context);
       const contextValue = await contextFactory(context);
       return (await execute({ schema: s, document, variableValues: variables, contextValue })) as ExecutionResult;
+    },
+    runsCompiled(document) {
+      return Boolean(executeCompiled) && routeDocuments.has(document);
     },
   };
 }

@@ -19,8 +19,12 @@ describe('compiled execution', () => {
     const engine = createEngine(buildInternalSchema());
     const ctx = {};
     const route = engine.compile('query ($code: String!) { atcLevel: __typename, t: __type(name: $code) { name } }');
-    expect(compiled(await engine.run(route, { code: 'AtcNode' }, ctx))).toBe(true);
+    expect(engine.runsCompiled(route)).toBe(true);
+    const answer = await engine.run(route, { code: 'AtcNode' }, ctx);
+    expect(compiled(answer)).toBe(true);
+    expect(answer.data).toEqual({ atcLevel: 'Query', t: { name: 'AtcNode' } });
     const other = parse('{ __typename }');
+    expect(engine.runsCompiled(other)).toBe(false);
     expect(compiled(await engine.run(other, {}, ctx))).toBe(false);
     const second = await engine.run(other, {}, ctx);
     expect(compiled(second)).toBe(true);
