@@ -75,7 +75,8 @@ function parseDocument(parse: (source: string, options: object) => DocumentNode,
 /** Distinct documents whose parse and validation outcome is remembered. */
 export const DOCUMENT_CACHE_SIZE = 500;
 
-type Prepared = { document: DocumentNode } | GraphqlAnswer;
+/** A valid document, with whether it ran before (it runs compiled from its second use). */
+type Prepared = { document: DocumentNode; ran: boolean } | GraphqlAnswer;
 
 /**
  * Parse and validation depend on the query text and the static public schema only, so
@@ -108,29 +109,31 @@ export function createPublicGraphql(engine: Engine): PublicGraphql {
     // No rule list here: useEngine(GraphQLJS) adds graphql's specified rules and
     // useValidationRule the public subset; passing specifiedRules too reported each error twice.
     const invalid = validate(view, document);
-    return invalid.length ? refused(invalid) : { document };
+    return invalid.length ? refused(invalid) : { document, ran: false };
   });
+
+  async function firstRun(args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }, ctx: RequestContext) {
+    const { contextFactory, execute } = getEnveloped(ctx);
+    return execute({ ...args, contextValue: await contextFactory(ctx) });
+  }
 
   async function run(body: unknown, ctx: RequestContext): Promise<GraphqlAnswer> {
     const request = readBody(body);
     const prepared = prepare(request.query);
     if ('status' in prepared) return prepared;
     const { document } = prepared;
-    const { contextFactory, execute, schema: view } = getEnveloped(ctx);
     // Variables are checked by graphql-js itself: its messages are the documented ones, and
     // the compiled executor words coercion errors differently.
     const operation = getOperationAST(document, request.operationName);
-    if (operation) {
-      const coerced = getVariableValues(view, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 50 });
+    if (operation?.variableDefinitions?.length || request.variables) {
+      const coerced = getVariableValues(schema, operation?.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 50 });
       if (coerced.errors) return refused(coerced.errors);
     }
-    const result = (await execute({
-      schema: view,
-      document,
-      variableValues: request.variables,
-      operationName: request.operationName,
-      contextValue: await contextFactory(ctx),
-    })) as ExecutionResult;
+    const args = { schema, document, variableValues: request.variables, operationName: request.operationName };
+    // A returning document runs compiled, without envelop's per-request orchestration (the
+    // engine's pipeline has no plugin that acts on execution); a first one on graphql-js.
+    const result = (prepared.ran ? await engine.runCompiled({ ...args, contextValue: ctx }) : await firstRun(args, ctx)) as ExecutionResult;
+    prepared.ran = true;
     // No `data` at all means execution never started (variables, operation name): a request error.
     if (!('data' in result) || result.data === undefined) return refused(result.errors ?? []);
     const errors = result.errors?.length ? { errors: executionErrors(result.errors, ctx.log) } : {};

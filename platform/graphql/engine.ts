@@ -7,7 +7,6 @@
 import * as GraphQLJS from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { envelop, useEngine, useSchema } from '@envelop/core';
-import type { Plugin } from '@envelop/core';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 
 export interface Engine {
@@ -17,31 +16,25 @@ export interface Engine {
   /** Parses and validates a document; throws at start when a route's document is wrong. */
   compile(source: string, transform?: (doc: DocumentNode) => DocumentNode): DocumentNode;
   run(document: DocumentNode, variables: Record<string, unknown>, context: object): Promise<ExecutionResult>;
-  /** Whether `run` executes this document compiled directly (a document of `compile`). */
+  /** Whether `run` executes this document compiled (a document of `compile`, or one run before). */
   runsCompiled(document: DocumentNode): boolean;
+  /**
+   * Runs a validated document compiled (graphql-jit, compiled on its first call), outside
+   * envelop: for documents the caller has already validated against `args.schema`.
+   */
+  runCompiled: Execute;
 }
 
-/** graphql-jit's options, the same for route documents and the public endpoint's. */
+type Execute = (args: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues: Record<string, unknown> | null | undefined;
+  contextValue: object;
+}) => ExecutionResult | Promise<ExecutionResult>;
+
+/** graphql-jit's options. */
 const JIT_OPTIONS = { disablingCapturingStackErrors: true };
-
-/**
- * Compiled execution (graphql-jit) of the public endpoint's documents: a document is compiled
- * into a function that runs its resolvers and builds its answer, instead of graphql-js
- * walking it on every request (docs/architecture.md, "Hot path") - but only once it comes
- * back, so a client's one-off queries never pay for a compilation.
- */
-function compiledOnReturn(): Plugin {
-  const seen = new WeakSet<DocumentNode>();
-  return useGraphQlJit(JIT_OPTIONS, {
-    enableIf: ({ document }) => {
-      if (seen.has(document)) return true;
-      seen.add(document);
-      return false;
-    },
-  });
-}
-
-type Execute = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues: Record<string, unknown>; contextValue: object }) => ExecutionResult | Promise<ExecutionResult>;
 
 /**
  * graphql-jit's executor as its envelop plugin builds it (a compiled function per document,
@@ -56,17 +49,20 @@ function jitExecutor(): Execute {
   return execute;
 }
 
-export function createEngine(schema: GraphQLSchema, plugins: Plugin[] = []): Engine {
-  const getEnveloped = envelop({ plugins: [useEngine(GraphQLJS), useSchema(schema), compiledOnReturn(), ...plugins] });
-  /** Documents of `compile` (validated at start). */
+export function createEngine(schema: GraphQLSchema): Engine {
+  const getEnveloped = envelop({ plugins: [useEngine(GraphQLJS), useSchema(schema)] });
+  /** Documents of `compile` (validated at start), and other documents once run. */
   const routeDocuments = new WeakSet<DocumentNode>();
+  const ran = new WeakSet<DocumentNode>();
   /**
-   * A route document runs compiled directly: envelop's per-request orchestration (plugin
-   * hooks, context factory, execute wrapper) does nothing for a document already validated
-   * and cost more than the execution of a cheap route. An engine with plugins of its own
-   * keeps the envelop path for every document.
+   * A route document runs compiled (graphql-jit) from its first call, any other from its
+   * second (a one-off document never pays for a compilation), and directly: envelop's
+   * per-request orchestration (plugin hooks, context factory, execute wrapper) does nothing
+   * for a document already validated (the pipeline has no plugin acting on execution) and
+   * cost more than the execution of a cheap route.
    */
-  const executeCompiled = plugins.length ? null : jitExecutor();
+  const runCompiled = jitExecutor();
+  const compiledFor = (document: DocumentNode) => routeDocuments.has(document) || ran.has(document);
 
   return {
     getEnveloped,
@@ -80,13 +76,13 @@ export function createEngine(schema: GraphQLSchema, plugins: Plugin[] = []): Eng
       return document;
     },
     async run(document, variables, context) {
-      if (executeCompiled && routeDocuments.has(document)) return executeCompiled({ schema, document, variableValues: variables, contextValue: context });
+      if (compiledFor(document)) return runCompiled({ schema, document, variableValues: variables, contextValue: context });
+      ran.add(document);
       const { execute, schema: s, contextFactory } = getEnveloped(context);
       const contextValue = await contextFactory(context);
       return (await execute({ schema: s, document, variableValues: variables, contextValue })) as ExecutionResult;
     },
-    runsCompiled(document) {
-      return Boolean(executeCompiled) && routeDocuments.has(document);
-    },
+    runsCompiled: compiledFor,
+    runCompiled,
   };
 }
