@@ -56,6 +56,22 @@ function checked<T>(schema: { safeParse(v: unknown): { success: true; data: T } 
   throw new RpcFault(ErrorCode.InvalidParams, `Invalid params for ${call.method}: ${issues}`);
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The params of an ordinary tools/call (a string `name` and, if any, plain-object
+ * `arguments`; nothing else), which the SDK schema always accepts as they are: read without
+ * zod, whose parse cost more than the rest of the call's dispatch. Any other shape goes
+ * through the schema, so its refusals keep the schema's wording.
+ */
+function plainToolCall(message: unknown): { name: string; arguments?: Record<string, unknown> } | null {
+  const params = isPlainObject(message) ? message.params : undefined;
+  if (!isPlainObject(params) || typeof params.name !== 'string') return null;
+  for (const key in params) if (key !== 'name' && key !== 'arguments') return null;
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return null;
+  return params as { name: string; arguments?: Record<string, unknown> };
+}
+
 function errorResult(error: ApiError): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(error.toBody()) }], isError: true };
 }
@@ -103,7 +119,7 @@ function methodTable(options: DispatcherOptions): Record<string, Handler> {
       return { tools: tools.filter((t) => allowed(t, caller.principal)).map((t) => t.definition) };
     },
     async 'tools/call'(call, caller) {
-      const { params } = checked(CallToolRequestSchema, call);
+      const params = plainToolCall(call.message) ?? checked(CallToolRequestSchema, call).params;
       const tool = byName.get(params.name);
       if (!tool) throw new RpcFault(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names the tools this key can run.`);
       return { ...(await runTool(options, tool, { ...(params.arguments ?? {}) }, caller)) };
