@@ -116,9 +116,10 @@ describe('POST /v1/mcp (JSON-RPC 2.0 framing)', () => {
       { jsonrpc: '2.0', id: 2, method: 'resources/list' },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } },
       { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_atc_class', arguments: ['N02'] } },
     ]);
     expect(res.statusCode).toBe(200);
-    const [ping, invalid, notFound, missingName, unknownTool, ...rest] = res.json();
+    const [ping, invalid, notFound, missingName, unknownTool, listArguments, ...rest] = res.json();
     expect(rest).toEqual([]);
     expect(ping).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     expect(invalid).toEqual({ error: { code: -32600, message: 'Invalid Request: a message must be a JSON object.' }, jsonrpc: '2.0', id: null });
@@ -127,6 +128,10 @@ describe('POST /v1/mcp (JSON-RPC 2.0 framing)', () => {
     expect(missingName.error.code).toBe(-32602);
     expect(missingName.error.message).toMatch(/^Invalid params for tools\/call: params\.name/);
     expect(unknownTool).toEqual({ error: { code: -32602, message: 'Unknown tool: no_such_tool. tools/list names the tools this key can run.' }, jsonrpc: '2.0', id: 4 });
+    // Only the ordinary shape skips the SDK schema: arguments that are not an object still meet it.
+    expect(listArguments.id).toBe(5);
+    expect(listArguments.error.code).toBe(-32602);
+    expect(listArguments.error.message).toMatch(/^Invalid params for tools\/call: params\.arguments/);
   });
 
   it('answers 401 unauthorized without a key', async () => {
