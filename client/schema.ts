@@ -898,7 +898,7 @@ export interface paths {
         };
         /**
          * FHIR CapabilityStatement of the terminology service; mode=terminology gives its TerminologyCapabilities.
-         * @description TerminologyCapabilities lists each code system with its version: the last confirmed sync of the registers it comes from.
+         * @description Keyless and counted against no quota (a key sent along is ignored); limited per address like the OpenAPI document (429 `rate_limited`). TerminologyCapabilities lists each code system with its version: the last confirmed sync of the registers it comes from.
          */
         get: operations["fhirMetadata"];
         put?: never;
@@ -1014,13 +1014,13 @@ export interface paths {
         };
         /**
          * ValueSet/$expand with a filter: the drug typeahead as a terminology operation.
-         * @description url as for ValueSet/$validate-code; filter (words or a code) is required; count up to 100, offset up to 100.
+         * @description url as for ValueSet/$validate-code, or http://www.whocc.no/atc?fhir_vs for ATC (codes by prefix, names by words, with expansion.total); filter (words or a code) is required; count up to 100, offset up to 100.
          */
         get: operations["fhirExpand"];
         put?: never;
         /**
          * ValueSet/$expand with a filter: the drug typeahead as a terminology operation.
-         * @description url as for ValueSet/$validate-code; filter (words or a code) is required; count up to 100, offset up to 100.
+         * @description url as for ValueSet/$validate-code, or http://www.whocc.no/atc?fhir_vs for ATC (codes by prefix, names by words, with expansion.total); filter (words or a code) is required; count up to 100, offset up to 100.
          */
         post: operations["fhirExpandPost"];
         delete?: never;
@@ -4886,15 +4886,6 @@ export interface operations {
                 };
                 content: {
                     "application/fhir+json": Record<string, never>;
-                };
-            };
-            /** @description No, unparseable, revoked or legacy API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request understood and refused (`validation`). */

@@ -1,6 +1,6 @@
 /**
- * Route-table entries of the FHIR R4 terminology service under /fhir: metadata, then
- * CodeSystem/$lookup, CodeSystem/$validate-code, ValueSet/$validate-code,
+ * Route-table entries of the FHIR R4 terminology service under /fhir: metadata (keyless),
+ * then CodeSystem/$lookup, CodeSystem/$validate-code, ValueSet/$validate-code,
  * ConceptMap/$translate and ValueSet/$expand, each as GET (query string) and POST
  * (a Parameters resource). Same keys, scope and quota as /v1: one request per call.
  * Answers are application/fhir+json; errors become OperationOutcome in facades/http/errors.ts.
@@ -61,8 +61,12 @@ const metadataRoute: RouteDef = {
   method: 'GET',
   path: '/fhir/metadata',
   scope: null,
+  // FHIR clients read the capabilities before they authenticate: keyless, counted against no
+  // quota, limited per address like the OpenAPI document (docs/api-decisions.md).
+  public: true,
+  limitPerIp: true,
   summary: 'FHIR CapabilityStatement of the terminology service; mode=terminology gives its TerminologyCapabilities.',
-  description: 'TerminologyCapabilities lists each code system with its version: the last confirmed sync of the registers it comes from.',
+  description: 'Keyless and counted against no quota (a key sent along is ignored); limited per address like the OpenAPI document (429 `rate_limited`). TerminologyCapabilities lists each code system with its version: the last confirmed sync of the registers it comes from.',
   tags: ['fhir'],
   query: fhirQuery({ mode: { type: 'string', enum: ['full', 'normative', 'terminology'], description: 'terminology: the TerminologyCapabilities.' } }),
   document: 'query ($mode: String) { fhirCapabilities(mode: $mode) }',
@@ -70,7 +74,7 @@ const metadataRoute: RouteDef = {
   response: RESOURCE,
   responseType: 'application/fhir+json',
   headers,
-  statuses: [200, 401, 422, 429],
+  statuses: [200, 422, 429],
   mcp: false,
 };
 
@@ -119,7 +123,7 @@ export const fhirTerminologyRoutes: RouteDef[] = [
   ...operation({
     id: 'fhirExpand', path: '/fhir/ValueSet/$expand',
     summary: 'ValueSet/$expand with a filter: the drug typeahead as a terminology operation.',
-    description: 'url as for ValueSet/$validate-code; filter (words or a code) is required; count up to 100, offset up to 100.',
+    description: 'url as for ValueSet/$validate-code, or http://www.whocc.no/atc?fhir_vs for ATC (codes by prefix, names by words, with expansion.total); filter (words or a code) is required; count up to 100, offset up to 100.',
     query: { url: param('The value set canonical URL.'), version: param('The value set\'s version: that of its code system, only the current one is held.'), valueSetVersion: param('Alias of version (the R4 name).'), filter: param('Words or a code.'), count: intParam('Codes per page (default 20).', 100), offset: intParam('Codes to skip.', 100), displayLanguage: LANGUAGE },
     required: ['url'],
     document: 'query ($url: String!, $version: String, $filter: String, $count: Int, $offset: Int, $displayLanguage: String) { fhirExpand(url: $url, version: $version, filter: $filter, count: $count, offset: $offset, displayLanguage: $displayLanguage) }',

@@ -41,7 +41,7 @@ export function capabilityStatement(date: Date): Record<string, unknown> {
     format: ['json'],
     rest: [{
       mode: 'server',
-      security: { description: 'An API key in `Authorization: Bearer <key>`, the same keys, scopes and quota as /v1; each call counts as one request.' },
+      security: { description: 'The operations need an API key in `Authorization: Bearer <key>`, the same keys, scopes and quota as /v1; each call counts as one request. /fhir/metadata needs no key and counts against no quota.' },
       resource: Object.entries(FHIR_OPERATIONS).map(([type, ops]) => ({
         type,
         operation: ops.map((op) => ({ name: op, definition: `http://hl7.org/fhir/OperationDefinition/${type}-${op}` })),
@@ -69,7 +69,7 @@ export function terminologyCapabilities(date: Date, sources: SourceStatus[]): Re
         subsumption: false,
       };
     }),
-    expansion: { hierarchical: false, paging: true, incomplete: false, textFilter: 'Words or a code, matched as the /v1/drugs typeahead matches them.' },
+    expansion: { hierarchical: false, paging: true, incomplete: false, textFilter: 'Words or a code: pack and product codes as the /v1/drugs typeahead matches them; ATC as a code or class prefix, else by the words of its names.' },
     codeSearch: 'explicit',
     validateCode: { translations: false },
     translation: { needsMap: false },

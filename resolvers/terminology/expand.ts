@@ -10,6 +10,7 @@ import type { RequestContext } from '../context.ts';
 import { searchDrugs } from '../catalogue/search.ts';
 import { languagesOf } from './systems.ts';
 import { parseValueSetUrl } from './value-sets.ts';
+import { expandAtc } from './expand-atc.ts';
 import { requestedVersion, requireCurrentVersion } from './versions.ts';
 
 /** Page bounds of an expansion (the typeahead reads at most offset + count products). */
@@ -33,7 +34,10 @@ function bounded(name: string, value: number | null | undefined, fallback: numbe
   return n;
 }
 
-/** The expansion of one implicit value set, filtered; a 422 without a filter (every pack of a register is no page). */
+/**
+ * The expansion of one implicit value set, filtered; a 422 without a filter (every pack of a
+ * register is no page). ATC is searched in its tree (expand-atc.ts), with the total.
+ */
 export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Promise<Record<string, unknown>> {
   const spec = parseValueSetUrl(args.url);
   const count = bounded('count', args.count, EXPAND_DEFAULT_COUNT, EXPAND_MAX_COUNT);
@@ -41,7 +45,13 @@ export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Pro
   const filter = args.filter?.trim();
   if (!filter) throw validationError('Invalid request: $expand needs a filter (words or a code); whole registers are not expanded.', [{ location: 'query', field: 'filter', message: 'is required' }]);
   const version = await requireCurrentVersion(ctx, spec.system, requestedVersion(args.url, args.version), 'not-found');
-  if (spec.system.kind !== 'identifier') throw validationError(`Invalid request: ${spec.system.name} is not expanded; read its hierarchy with CodeSystem/$lookup (parent and child properties).`, [{ location: 'query', field: 'url', message: 'is not expandable' }]);
+  const page = { filter, count, offset, displayLanguage: args.displayLanguage ?? null };
+  if (spec.system.kind === 'atc') {
+    const atc = await expandAtc(ctx.db, filter, count, offset);
+    const contains = atc.matches.map((m) => ({ system: spec.system.uri, code: m.code, display: m.name, designation: [{ language: 'en', value: m.name }] }));
+    return valueSet(ctx, spec.url, version, page, contains, atc.total);
+  }
+  if (spec.system.kind !== 'identifier') throw validationError(`Invalid request: ${spec.system.name} is not expanded; look its codes up with CodeSystem/$lookup.`, [{ location: 'query', field: 'url', message: 'is not expandable' }]);
   const found = await searchDrugs(ctx.db, {
     q: filter, country: spec.country ?? 'ALL', atc: spec.atc, limit: Math.max(1, offset + count), codesIn: spec.system.stored,
   }, ctx.loaders.catalogue.ingredients);
@@ -54,21 +64,28 @@ export async function expandValueSet(ctx: RequestContext, args: ExpandArgs): Pro
       designation: [{ language, value: drug.productName }],
     }));
   });
+  return valueSet(ctx, spec.url, version, page, contains, null);
+}
+
+interface Page { filter: string; count: number; offset: number; displayLanguage: string | null }
+
+/** The answered ValueSet: an implicit value set is versioned with its code system. */
+function valueSet(ctx: RequestContext, url: string, version: string | null, page: Page, contains: object[], total: number | null): Record<string, unknown> {
   return {
     resourceType: 'ValueSet',
-    url: spec.url,
-    // An implicit value set is versioned with its code system.
+    url,
     ...(version ? { version } : {}),
     status: 'active',
     expansion: {
       identifier: `urn:uuid:${randomUUID()}`,
       timestamp: ctx.now().toISOString(),
-      offset,
+      ...(total === null ? {} : { total }),
+      offset: page.offset,
       parameter: [
-        { name: 'filter', valueString: filter },
-        { name: 'count', valueInteger: count },
-        { name: 'offset', valueInteger: offset },
-        ...(args.displayLanguage ? [{ name: 'displayLanguage', valueCode: args.displayLanguage }] : []),
+        { name: 'filter', valueString: page.filter },
+        { name: 'count', valueInteger: page.count },
+        { name: 'offset', valueInteger: page.offset },
+        ...(page.displayLanguage ? [{ name: 'displayLanguage', valueCode: page.displayLanguage }] : []),
       ],
       ...(contains.length ? { contains } : {}),
     },

@@ -115,11 +115,13 @@ describe('FHIR terminology service through fhir-kit-client', () => {
     expect(contains.map((c) => c.code)).toContain(CODES.ibuflamPzn);
   });
 
-  it('answers a version it does not hold with an OperationOutcome the client receives as the error', async () => {
+  it('answers a version it does not hold, and a call without a key, with an OperationOutcome the client receives as the error', async () => {
     const input = { system: PZN, code: CODES.ibuflamPzn, version: '2001-01-01' };
     expect(await refused(client.operation({ resourceType: 'CodeSystem', name: '$lookup', method: 'GET', input }))).toEqual({ status: 404, issue: 'not-found' });
     expect(await refused(client.operation({ resourceType: 'CodeSystem', name: '$validate-code', input: parametersOf(input) }))).toEqual({ status: 422, issue: 'code-invalid' });
+    // A client without a key reads the capabilities (keyless) and is refused an operation.
     const anonymous = new Client({ baseUrl: client.baseUrl });
-    expect(await refused(anonymous.capabilityStatement())).toEqual({ status: 401, issue: 'login' });
+    expect(((await anonymous.capabilityStatement()) as Resource).resourceType).toBe('CapabilityStatement');
+    expect(await refused(anonymous.operation({ resourceType: 'CodeSystem', name: '$lookup', method: 'GET', input: { system: PZN, code: CODES.ibuflamPzn } }))).toEqual({ status: 401, issue: 'login' });
   });
 });

@@ -59,6 +59,14 @@ describe('FHIR terminology: round trips and MCP tools', () => {
     expect(codes).toContain(CODES.brufenGtin);
   });
 
+  it('expands ATC in one statement besides the quota, and reads metadata in none (keyless, no quota)', async () => {
+    const atc = encodeURIComponent('http://www.whocc.no/atc?fhir_vs');
+    expect(await trips(`/fhir/ValueSet/$expand?url=${atc}&filter=ibuprofen`)).toBe(2);
+    expect(await trips('/fhir/metadata')).toBe(0);
+    // The code systems' versions come from the per-process sources cache.
+    expect(await trips('/fhir/metadata?mode=terminology')).toBe(0);
+  });
+
   it('offers the operations as MCP tools that answer as the GET routes do', async () => {
     const list = (await mcpPost(t, key, rpc('tools/list'))).json().result.tools.map((tool: { name: string }) => tool.name);
     expect(list).toEqual(expect.arrayContaining(['fhir_lookup_code', 'fhir_validate_code', 'fhir_validate_value_set_code', 'fhir_translate_code', 'fhir_expand_value_set']));

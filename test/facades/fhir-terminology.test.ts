@@ -69,6 +69,35 @@ describe('FHIR terminology service (/fhir)', () => {
     expect(systems.find((s) => s.uri === 'urn:drugref:identifier:aic')!.version[0]!.code).toBeUndefined();
   });
 
+  it('serves metadata and the TerminologyCapabilities without a key and counts them against no quota, limited per address', async () => {
+    const free = await t.key({ tier: 'developer' });
+    // Twelve reads, over the Free plan's daily cap of 10, keyless and with the key alike.
+    for (let i = 0; i < 6; i++) {
+      for (const [path, auth] of [['/fhir/metadata', false], ['/fhir/metadata?mode=terminology', true]] as const) {
+        const res = await fetch(`${base}${path}`, auth ? { headers: { authorization: `Bearer ${free}` } } : {});
+        expect([res.status, res.headers.get('content-type'), res.headers.get('x-ratelimit-remaining'), res.headers.get('x-service-tier')])
+          .toEqual([200, 'application/fhir+json; charset=utf-8', null, null]);
+        const body = (await res.json()) as Resource;
+        expect(fhirProblems(body)).toEqual([]);
+        expect(body.resourceType).toBe(path.includes('terminology') ? 'TerminologyCapabilities' : 'CapabilityStatement');
+      }
+    }
+    // The key's first counted request still finds its whole daily cap.
+    const counted = await fetch(`${base}/fhir/CodeSystem/$lookup?${new URLSearchParams({ system: ATC, code: 'M01AE' })}`, { headers: { authorization: `Bearer ${free}` } });
+    expect([counted.status, counted.headers.get('x-ratelimit-remaining')]).toEqual([200, '9']);
+    const cap = (await call('/fhir/metadata', { auth: false })).body as unknown as { rest: Array<{ security: { description: string } }> };
+    expect(cap.rest[0]!.security.description).toMatch(/metadata needs no key/);
+    // Keyless reads are limited per client address, answered as an OperationOutcome.
+    const from = (address: string) => t.app.inject({ url: '/fhir/metadata', remoteAddress: address });
+    for (let i = 0; i < t.config.publicRateLimitPerMinute; i++) expect((await from('203.0.113.9')).statusCode).toBe(200);
+    const limited = await from('203.0.113.9');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'throttled', details: { coding: [{ code: 'rate_limited' }] } }] });
+    expect((await from('203.0.113.10')).statusCode).toBe(200);
+  });
+
   it('looks up an ATC code with its parent, children and DDD as properties', async () => {
     const { status, body } = await get('CodeSystem/$lookup', { system: ATC, code: 'm01ae' });
     expect(status).toBe(200);
@@ -108,7 +137,7 @@ describe('FHIR terminology service (/fhir)', () => {
     const system = await get('CodeSystem/$lookup', { system: 'http://snomed.info/sct', code: '1' });
     expect(system.status).toBe(422);
     expect((system.body.issue as Array<{ code: string }>)[0]!.code).toBe('invalid');
-    const anonymous = await call('/fhir/metadata', { auth: false });
+    const anonymous = await call(`/fhir/CodeSystem/$lookup?${new URLSearchParams({ system: ATC, code: 'M01AE' })}`, { auth: false });
     expect(anonymous.status).toBe(401);
     expect((anonymous.body.issue as Array<{ code: string }>)[0]!.code).toBe('login');
   });
@@ -186,9 +215,43 @@ describe('FHIR terminology service (/fhir)', () => {
     // The two German ibuprofen products, one per page.
     expect([expansion.contains[0]!.code, second].sort()).toEqual([CODES.ibuflamPzn, completePzn('1234567')].sort());
     const noFilter = await get('ValueSet/$expand', { url: `${PZN}?fhir_vs` });
+    const unii = await get('ValueSet/$expand', { url: `${UNII}?fhir_vs`, filter: 'ibu' });
+    expect([unii.status, (unii.body.issue as Array<{ diagnostics: string }>)[0]!.diagnostics]).toEqual([422, 'Invalid request: UNII is not expanded; look its codes up with CodeSystem/$lookup.']);
     expect(noFilter.status).toBe(422);
     const noCode = await call('/fhir/CodeSystem/$lookup', { method: 'POST', body: { resourceType: 'Parameters', parameter: [{ name: 'system', valueUri: PZN }] } });
     expect(noCode.status).toBe(422);
     expect((noCode.body.issue as Array<{ expression?: string[] }>)[0]!.expression).toEqual(['code']);
+  });
+
+  it('expands the ATC value set: names by words, a code as a class prefix, with count, offset and the total', async () => {
+    type Expansion = { total?: number; offset: number; contains?: Array<{ system: string; code: string; display: string; designation: unknown[] }> };
+    const expand = async (query: Record<string, string>) => {
+      const res = await get('ValueSet/$expand', { url: `${ATC}?fhir_vs`, ...query });
+      expect([res.status, res.type]).toEqual([200, 'application/fhir+json; charset=utf-8']);
+      return { body: res.body, expansion: res.body.expansion as Expansion };
+    };
+    const ibu = await expand({ filter: 'ibu' });
+    expect(ibu.body).toMatchObject({ resourceType: 'ValueSet', url: `${ATC}?fhir_vs`, status: 'active' });
+    const synced = (await t.db.query<{ at: Date }>(`SELECT last_synced_at AS at FROM sources WHERE id = 'who-atc'`)).rows[0]!.at;
+    expect(ibu.body.version).toBe(synced.toISOString());
+    expect(ibu.expansion.total).toBe(1);
+    expect(ibu.expansion.contains).toEqual([{ system: ATC, code: 'M01AE01', display: 'ibuprofen', designation: [{ language: 'en', value: 'ibuprofen' }] }]);
+    // Every word must appear; names starting with the first word come before names containing it.
+    const words = await expand({ filter: 'Antirheumatic products' });
+    expect(words.expansion.contains!.map((c) => c.code)).toEqual(['M01', 'M01A']);
+    const inside = await expand({ filter: 'acid deriv' });
+    expect(inside.expansion.contains!.map((c) => [c.code, c.display])).toEqual([['M01AE', 'Propionic acid derivatives']]);
+    // A code is a class prefix: the class and its subtree in code order, paged.
+    const byCode = await expand({ filter: 'm01ae', count: '1', offset: '1' });
+    expect([byCode.expansion.total, byCode.expansion.offset, byCode.expansion.contains!.map((c) => c.code)]).toEqual([3, 1, ['M01AE01']]);
+    const past = await expand({ filter: 'M01AE', offset: '3' });
+    expect([past.expansion.total, past.expansion.contains]).toEqual([3, undefined]);
+    const none = await expand({ filter: 'zzz' });
+    expect([none.expansion.total, none.expansion.contains]).toEqual([0, undefined]);
+    const posted = await call('/fhir/ValueSet/$expand', { method: 'POST', body: { resourceType: 'Parameters', parameter: [
+      { name: 'url', valueUri: `${ATC}?fhir_vs` }, { name: 'filter', valueString: 'paracetamol' }, { name: 'count', valueInteger: 5 }] } });
+    expect((posted.body.expansion as Expansion).contains!.map((c) => c.code)).toEqual(['N02BE01']);
+    const tooMany = await get('ValueSet/$expand', { url: `${ATC}?fhir_vs`, filter: 'ibu', count: '101' });
+    expect(tooMany.status).toBe(422);
   });
 });
