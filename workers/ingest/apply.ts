@@ -17,6 +17,12 @@ import { ShrinkRefusedError, skippedRefusal } from './shrink-guard.ts';
 import type { GuardKind, ShrinkLimits } from './shrink-guard.ts';
 import type { SnapshotInput, StreamedAdapterResult } from './input.ts';
 import { countRows, outcomeOf } from './row-outcome.ts';
+import { writeSupply } from './supply.ts';
+import type { SupplyWriteReport } from './supply.ts';
+import type { SupplyParse } from './adapters/supply-rows.ts';
+import { INGEST_TABLES } from './engine.ts';
+import type { IngestTable, TableCounts } from './engine.ts';
+import { emptyCounts } from './plan.ts';
 import type { RowCounts, RowProblem, SettledReport } from './row-outcome.ts';
 
 export type { RowCounts } from './row-outcome.ts';
@@ -25,7 +31,7 @@ export type { RowCounts } from './row-outcome.ts';
 const MAX_REASON_CHARS = 500;
 
 export type ApplyResult =
-  | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: SettledReport[] }
+  | { outcome: 'ok'; report: IngestReport; rows: RowCounts; problems: RowProblem[]; files: SettledReport[]; supply?: SupplyWriteReport }
   | { outcome: 'refused'; reason: string; rows: RowCounts | null; problems: RowProblem[]; files: SettledReport[]; guard?: GuardKind };
 
 export interface ApplyOptions {
@@ -102,6 +108,7 @@ function settle(parsed: StreamedAdapterResult, options: ApplyOptions): Settled {
 export async function parseAndIngest(db: Database, adapterId: string, inputs: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
   const adapter = findAdapter(adapterId);
   if (!adapter) return { outcome: 'refused', reason: `no adapter "${adapterId}" is registered`, rows: null, problems: [], files: [] };
+  if (adapter.supply) return parseAndWriteSupply(db, adapter.supply, inputs, options);
   const engine = {
     ...(options.log ? { log: options.log } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}), ...(options.shrink ? { shrinkLimits: options.shrink } : {}),
@@ -122,4 +129,30 @@ export async function parseAndIngest(db: Database, adapterId: string, inputs: In
     if (!(err instanceof IngestError)) throw err;
     return { outcome: 'refused', reason: `snapshot rejected: ${err.message}`, rows, problems, files };
   }
+}
+
+/** The engine's report of a supply ingest: its source, no catalogue table touched, its change records. */
+function supplyIngestReport(supply: SupplyWriteReport, durationMs: number): IngestReport {
+  const tables = Object.fromEntries(INGEST_TABLES.map((t) => [t, emptyCounts()])) as Record<IngestTable, TableCounts>;
+  return { sources: [supply.source], tables, changes: supply.changes, merged: { products: 0, packs: 0 }, durationMs };
+}
+
+/** A shortage publication: the same refusals as a register (unreadable, strict, too many skipped rows), then the supply writer. */
+async function parseAndWriteSupply(db: Database, parse: (files: InputFile[]) => Promise<SupplyParse>, inputs: InputFile[], options: ApplyOptions): Promise<ApplyResult> {
+  let parsed: SupplyParse;
+  try {
+    parsed = await parse(inputs);
+  } catch (err) {
+    return { outcome: 'refused', reason: unreadable(err), rows: null, problems: [], files: [] };
+  }
+  const files = parsed.files.map((f) => outcomeOf(f));
+  const rows = countRows(files, parsed.problems, parsed.rows.length);
+  if (options.strict && rows.malformed > 0) {
+    return { outcome: 'refused', reason: `${rows.malformed} malformed row(s) under strict mode`, rows, problems: parsed.problems, files };
+  }
+  const skipped = options.shrink ? skippedRefusal(rows, options.shrink) : null;
+  if (skipped) return { outcome: 'refused', reason: skipped, rows, problems: parsed.problems, files, guard: 'skipped' };
+  const started = Date.now();
+  const supply = await db.transaction((tx) => writeSupply(tx, parsed));
+  return { outcome: 'ok', report: supplyIngestReport(supply, Date.now() - started), rows, problems: parsed.problems, files, supply };
 }

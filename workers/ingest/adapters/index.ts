@@ -47,6 +47,10 @@ import { PT_INFOMED_FILE, parsePtInfomed } from './pt-infomed.ts';
 import { NL_CBG_FILE, openNlCbg, parseNlCbg } from './nl-cbg.ts';
 import { BE_SAM_FILE, BE_SAM_RMB_FILE, openBeSam, parseBeSam } from './be-sam.ts';
 import { IE_HPRA_FILE, IE_HPRA_WITHDRAWN_FILE, parseIeHpra } from './ie-hpra.ts';
+import { AT_BASG_SUPPLY_FILE, parseAtBasgSupply } from './at-basg-supply.ts';
+import { ES_CIMA_SUPPLY_FILE, parseEsCimaSupply } from './es-cima-supply.ts';
+import { US_FDA_SHORTAGES_FILE, parseUsFdaShortages } from './us-fda-shortages.ts';
+import type { SupplyParse } from './supply-rows.ts';
 
 export { FileRejectedError } from './common.ts';
 export type { InputFile } from './common.ts';
@@ -82,6 +86,19 @@ export interface SourceAdapter {
    * cannot change between the read and the write.
    */
   readsCatalogue?: true;
+  /**
+   * A shortage publication rather than a register: parsed into supply rows, which the supply
+   * writer (workers/ingest/supply.ts) diffs against the stored ones; `parse` then refuses.
+   */
+  supply?(files: InputFile[]): Promise<SupplyParse>;
+}
+
+/** A shortage publication's entry: `parse` refuses, since it holds no catalogue. */
+function supplyAdapter(id: string, description: string, file: string, supply: (files: InputFile[]) => Promise<SupplyParse>): SourceAdapter {
+  return {
+    id, description, files: [file], supply,
+    parse: async () => { throw new FileRejectedError(file, `${id} is a supply publication: it updates pack supply, not the catalogue`); },
+  };
 }
 
 /** The only file of a single-file adapter, whatever it is called. */
@@ -289,6 +306,12 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     files: [PT_INFOMED_FILE],
     parse: parseSingle(PT_INFOMED_FILE, (name, content) => parsePtInfomed({ name, content })),
   },
+  supplyAdapter('at-basg-supply', 'Austrian BASG register of distribution restrictions (VertriebseinschraenkungenASP.xml, root VEASP): supply status per PZN, or per Zulassungsnummer where the PZN is empty',
+    AT_BASG_SUPPLY_FILE, parseAtBasgSupply),
+  supplyAdapter('es-cima-supply', 'Spanish AEMPS CIMA supply problems (the /psuministro JSON answer, one or more pages): supply status per national code (CN)',
+    ES_CIMA_SUPPLY_FILE, parseEsCimaSupply),
+  supplyAdapter('us-fda-shortages', 'US FDA drug shortages as openFDA publishes them (drug/shortages JSON, API answer or bulk download): supply status per package NDC',
+    US_FDA_SHORTAGES_FILE, parseUsFdaShortages),
   {
     id: 'snapshot',
     description: 'A JSON file in the normalised drugref-snapshot/1 format (docs/snapshot-format.md)',
