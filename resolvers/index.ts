@@ -15,6 +15,7 @@ import { changesResolvers } from './changes/resolvers.ts';
 import { rxnormResolvers } from './rxnorm/resolvers.ts';
 import { catalogueResolvers } from './catalogue/resolvers.ts';
 import { lasaResolvers } from './catalogue/lasa.ts';
+import { supplyResolvers } from './catalogue/supply-resolvers.ts';
 import { interactionResolvers } from './interactions/resolvers.ts';
 import { marketResolvers } from './markets/resolvers.ts';
 import { reimbursementResolvers } from './reimbursement/resolvers.ts';
@@ -34,6 +35,6 @@ function loadTypeDefs(): string[] {
 export function buildInternalSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
-    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, lasaResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers, accountResolvers, cdsResolvers, terminologyResolvers],
+    resolvers: [scalarResolvers, sourceResolvers, classificationResolvers, changesResolvers, catalogueResolvers, lasaResolvers, supplyResolvers, byolResolvers, chatResolvers, rxnormResolvers, interactionResolvers, marketResolvers, reimbursementResolvers, accountResolvers, cdsResolvers, terminologyResolvers],
   });
 }

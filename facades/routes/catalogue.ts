@@ -61,8 +61,9 @@ const SEARCH_RESPONSE = {
 export const PACK_DDD_PRICE = `basis pricePerDddUsd ddds unitPriceUsd packPriceUsd reason reasonText priceKind priceAmount priceCurrency
   strengthBasis strengthBasisWhy`;
 export const PACK = `id description units unit marketingStatus identifiers { system code validFrom validTo previous }
-  prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability tariffCategory sources`;
-export const DRUG_FULL = `id productName substanceName brand generic country atcCode atcCodeSource { origin basis confidence } doseForm route holder marketingStatus authorisedOn
+  prices { kind amount currency validFrom } sl dispensingCategory narcoticList availability tariffCategory sources
+  supply { status reason since expectedUntil source fetchedAt }`;
+export const DRUG_FULL = `id productName substanceName brand generic country atcCode atcCodeSource { origin basis confidence } doseForm route holder marketingStatus authorisedOn supplyStatus
   reimbursementRatePercent dispensingCategory genericGroups { code label role } previousNames { name until } additionalMonitoring
   authorisationStatus veterinary assessments { kind value date text code reason url } attributes
   centralAuthorisation { drugId productName euNumber procedureNumber status authorisedOn basis }

@@ -10,6 +10,7 @@ import { byolRoutes } from './byol.ts';
 import { chatRoutes } from './chat.ts';
 import { enrichmentRoutes } from './enrichment.ts';
 import { catalogueRoutes } from './catalogue.ts';
+import { supplyRoutes } from './supply.ts';
 import { interactionRoutes } from './interactions.ts';
 import { marketRoutes } from './markets.ts';
 import { reimbursementRoutes } from './reimbursement.ts';
@@ -24,6 +25,7 @@ export const ROUTES: RouteDef[] = [
   ...chatRoutes,
   ...enrichmentRoutes,
   ...catalogueRoutes,
+  ...supplyRoutes,
   ...interactionRoutes,
   ...marketRoutes,
   ...reimbursementRoutes,

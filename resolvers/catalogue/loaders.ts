@@ -13,6 +13,7 @@ import type { DrugRow } from './drug-rows.ts';
 import { createMoietyDrugsLoader, createSaltLoader, createSubstanceClassLoader, createSubstanceLoader } from './substances.ts';
 import { createIdentityMembersLoader, createSubstanceIdentityLoader } from './substance-links.ts';
 import { historyStarts } from './change-history.ts';
+import { packSupplyLoader, productSupplyLoader } from './supply-rows.ts';
 
 export interface IngredientRow {
   unii: string;
@@ -240,6 +241,8 @@ export const createCatalogueLoaders = lazyGroup<Queryable>()({
   packs: (db) => packsByProductLoader(db),
   pack: (db) => packLoader(db),
   prices: (db) => priceLoader(db),
+  packSupply: (db) => packSupplyLoader(db),
+  productSupply: (db) => productSupplyLoader(db),
   monographLanguages: (db) => monographLanguageLoader(db),
   monograph: (db) => monographLoader(db),
   productClasses: (db) => productClassLoader(db),

@@ -1,6 +1,6 @@
 /**
  * The drug record in one statement: the product row with its ingredients, identifiers,
- * packs (with their identifiers and prices), facts, national rows for the EU link,
+ * packs (with their identifiers, prices and supply), facts, national rows for the EU link,
  * monograph languages, classes and ATC chain as JSON aggregates. Each aggregate runs the
  * very statement of the loader it stands in for (`RECORD_SQL`, `factsSql`, `nationalSql`,
  * `NODE_COLUMNS`) over one product's ids, and `primeRecord` puts the results into the
@@ -20,6 +20,8 @@ import type { FactRow, ProductFacts } from './facts.ts';
 import { nationalSql, primeNationalRows } from './central-authorisation.ts';
 import type { NationalRow } from './central-authorisation.ts';
 import { lookupSql, normaliseLookup, storedSystems } from './lookup.ts';
+import { SUPPLY_SQL, toSupply } from './supply-rows.ts';
+import type { PackSupply, PackSupplyRow, ProductSupplyRow } from './supply-rows.ts';
 
 /** Everything the record's fields read, for one requested id. */
 export interface DrugRecordRows {
@@ -31,6 +33,9 @@ export interface DrugRecordRows {
   packs: PackRow[];
   packIdentifiers: Map<string, IdentifierRow[]>;
   prices: Map<string, PriceRow[]>;
+  /** Each reported pack's supply (worst report first); authorisation-level reports on the product. */
+  packSupply: Map<string, PackSupply>;
+  productSupply: PackSupply | null;
   facts: ProductFacts;
   national: NationalRow[];
   monographLanguages: string[];
@@ -47,6 +52,8 @@ interface RecordQueryRow extends ProductRecord {
   packs: PackQueryRow[] | null;
   pack_identifiers: IdentifierRow[] | null;
   prices: Array<PriceRow & { packId: string }> | null;
+  pack_supply: PackSupplyRow[] | null;
+  product_supply: ProductSupplyRow[] | null;
   facts: FactRow[] | null;
   national: NationalRow[] | null;
   monograph_languages: Array<{ lang: string }> | null;
@@ -87,6 +94,8 @@ const recordStatement = (requested: string) => `SELECT row_to_json(r) AS record 
     ${rowsOf(RECORD_SQL.packs(ONE))} AS packs,
     ${rowsOf(RECORD_SQL.packIdentifiers('rq.packs'))} AS pack_identifiers,
     ${rowsOf(RECORD_SQL.prices('rq.packs'))} AS prices,
+    ${rowsOf(SUPPLY_SQL.packSupply('rq.packs'))} AS pack_supply,
+    ${rowsOf(SUPPLY_SQL.productSupply(ONE))} AS product_supply,
     ${rowsOf(factsSql(ONE, '$2::text[]'))} AS facts,
     ${rowsOf(nationalSql(ONE))} AS national,
     ${rowsOf(RECORD_SQL.monographLanguages(ONE))} AS monograph_languages,
@@ -131,6 +140,8 @@ function toRecord(row: RecordQueryRow): DrugRecordRows {
     packs: (row.packs ?? []).map(toPack),
     packIdentifiers: byKey(row.pack_identifiers ?? [], (r) => r.packId!),
     prices: new Map([...byKey(row.prices ?? [], (r) => r.packId)].map(([id, list]) => [id, toPrices(list)])),
+    packSupply: new Map((row.pack_supply ?? []).map((r) => [r.packId, toSupply(r)!])),
+    productSupply: toSupply(row.product_supply?.[0]),
     facts: factsById(row.facts ?? []).get(drug.id) ?? {},
     national: row.national ?? [],
     monographLanguages: (row.monograph_languages ?? []).map((r) => r.lang),
@@ -175,7 +186,9 @@ export function primeRecord(ctx: RequestContext, record: DrugRecordRows): void {
     loaders.pack.prime(pack.id, pack);
     loaders.packIdentifiers.prime(pack.id, record.packIdentifiers.get(pack.id) ?? []);
     loaders.prices.prime(pack.id, record.prices.get(pack.id) ?? []);
+    loaders.packSupply.prime(pack.id, record.packSupply.get(pack.id) ?? null);
   }
+  loaders.productSupply.prime(id, record.productSupply);
   loaders.facts.prime(id, record.facts);
   primeNationalRows(loaders.centralAuthorisation, id, record.national);
   loaders.monographLanguages.prime(id, record.monographLanguages);
