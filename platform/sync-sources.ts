@@ -238,6 +238,27 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
     note: 'The HPRA moves its downloads now and then; if the default answers 404, set SYNC_IE_HPRA_URL to the current location of both human lists with {file} for the name (latestHumanlist.xml, withdrawnHumanlist.xml).',
   },
+  {
+    // BASG "Datenbereitstellung Vertriebseinschränkungen": the whole register, produced daily around 00:00–04:00.
+    id: 'at-basg-supply', adapter: 'at-basg-supply', name: 'BASG Vertriebseinschränkungen', country: 'AT',
+    url: 'https://www.basg.gv.at/fileadmin/uploadVERE/VertriebseinschraenkungenASP.xml',
+    downloads: [{ file: 'VertriebseinschraenkungenASP.xml' }],
+    intervalHours: DAILY,
+  },
+  {
+    // CIMA REST: the supply problems listing in one page where the service allows it; a shorter page is read as part of the listing.
+    id: 'es-cima-supply', adapter: 'es-cima-supply', name: 'AEMPS CIMA problemas de suministro', country: 'ES',
+    url: 'https://cima.aemps.es/cima/rest/psuministro?pagesize=10000',
+    downloads: [{ file: 'psuministro.json' }],
+    intervalHours: DAILY,
+  },
+  {
+    // openFDA bulk download (listed in https://api.fda.gov/download.json under drug/shortages).
+    id: 'us-fda-shortages', adapter: 'us-fda-shortages', name: 'FDA drug shortages (openFDA)', country: 'US',
+    url: 'https://download.open.fda.gov/drug/shortages/drug-shortages-0001-of-0001.json.zip',
+    downloads: [{ file: 'drug-shortages-0001-of-0001.json.zip', unzip: { entries: [/^drug-shortages-\d+-of-\d+\.json$/i] } }],
+    intervalHours: DAILY,
+  },
 ];
 
 /** `ch-sl` → `CH_SL`, the infix of a source's environment variables. */
