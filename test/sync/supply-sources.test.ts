@@ -9,6 +9,7 @@ import type { Database } from '../../platform/db.ts';
 import { findSyncSource } from '../../platform/sync-sources.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture, runner, state, syncConfig } from './helpers.ts';
+import type { SyncResult } from '../../workers/sync/run.ts';
 
 describe('supply sync sources', () => {
   let db: Database;
@@ -35,7 +36,7 @@ describe('supply sync sources', () => {
     publisher.publish('/fda/shortages.zip', buildZip([{ name: 'drug-shortages-0001-of-0001.json', content: fixture('us-fda-shortages/drug-shortages.json') }]));
     const config = syncConfig(publisher, { 'at-basg-supply': '/basg/VertriebseinschraenkungenASP.xml', 'es-cima-supply': '/cima/psuministro', 'us-fda-shortages': '/fda/shortages.zip' });
     const r = runner(db, config);
-    const results = await r.runNow(['at-basg-supply', 'es-cima-supply', 'us-fda-shortages']);
+    const results = (await r.runNow(['at-basg-supply', 'es-cima-supply', 'us-fda-shortages'])) as SyncResult[];
     expect(results.map((x) => [x.source, x.outcome, x.rows])).toEqual([
       ['at-basg-supply', 'ok', { read: 6, kept: 6, malformed: 0, excluded: 0 }],
       ['es-cima-supply', 'ok', { read: 25, kept: 25, malformed: 0, excluded: 0 }],
