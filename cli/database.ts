@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { Config } from '../platform/config.ts';
 import type { Database } from '../platform/db.ts';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid is running (signal 0 checks without signalling). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,6 +8,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../platform/config.ts';
+import { alive } from './database.ts';
 
 const ADDRESS_FILE = 'drugref.address.json';
 
@@ -23,15 +24,6 @@ export async function recordServerAddress(config: Config, origin: string): Promi
   const path = join(dir, ADDRESS_FILE);
   await writeFile(path, JSON.stringify({ pid: process.pid, origin }));
   return () => rm(path, { force: true });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The origin recorded by the live server holding the configured DATA_DIR, or null. */
