@@ -1114,6 +1114,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Open by design: `error` and `message`, plus the fields the particular error names (docs/errors.md), e.g. `allow`, `resets`, `pricing_url`. */
         Error: {
             /**
              * @description Stable machine-readable code.
@@ -1122,7 +1123,14 @@ export interface components {
             error: "bad_request" | "graphql_rejected" | "unauthorized" | "ai_allowance_exhausted" | "forbidden" | "upgrade_required" | "not_found" | "webhook_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "uri_too_long" | "validation" | "phi_field_rejected" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_error" | "bad_gateway" | "unavailable";
             /** @description Prose for humans; may be reworded. */
             message: string;
-            details?: Record<string, never>[];
+            /** @description What was refused, one entry per problem (validation errors). */
+            details?: ({
+                location?: string;
+                field?: string;
+                message?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             tier?: string;
             missing_scope?: string;
             limit?: number;
@@ -1130,6 +1138,25 @@ export interface components {
             /** Format: date-time */
             resets?: string;
             upgrade_url?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        FhirParameter: {
+            /** @description Parameter name (FHIR R4 operation definition). */
+            name: string;
+            valueString?: string;
+            valueCode?: string;
+            valueUri?: string;
+            valueBoolean?: boolean;
+            valueInteger?: number;
+            valueCoding?: {
+                /** @description Code system URI. */
+                system: string;
+                code: string;
+                display?: string;
+            };
+            /** @description Nested parameters (designation, property, match). */
+            part?: components["schemas"]["FhirParameter"][];
         };
     };
     responses: never;
@@ -1158,7 +1185,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description ATC code, upper case (e.g. N02BE01). */
+                        code: string;
+                        /** @description WHO English label. */
+                        name: string;
+                        /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                        level: number;
+                        /** @description Every ancestor, level 1 first. */
+                        ancestors: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                        }[];
+                        /** @description Defined daily doses assigned by the WHO (level 5 only). */
+                        ddd: {
+                            value: number;
+                            /** @description Unit of the value: g, mg, mcg, U, TU, MU, mmol, ml ... */
+                            unit: string;
+                            /** @description Administration route: O oral, P parenteral, R rectal, N nasal, TD transdermal, Inhal ... */
+                            route: string;
+                            note: string | null;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1224,7 +1293,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description ATC code, upper case (e.g. N02BE01). */
+                        code: string;
+                        /** @description WHO English label. */
+                        name: string;
+                        /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                        level: number;
+                        /** @description Every ancestor, level 1 first. */
+                        ancestors: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                        }[];
+                        /** @description Defined daily doses assigned by the WHO (level 5 only). */
+                        ddd: {
+                            value: number;
+                            /** @description Unit of the value: g, mg, mcg, U, TU, MU, mmol, ml ... */
+                            unit: string;
+                            /** @description Administration route: O oral, P parenteral, R rectal, N nasal, TD transdermal, Inhal ... */
+                            route: string;
+                            note: string | null;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1290,7 +1401,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description ATC code, upper case (e.g. N02BE01). */
+                        code: string;
+                        /** @description WHO English label. */
+                        name: string;
+                        /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                        level: number;
+                        /** @description Direct children, in code order; empty at level 5. */
+                        children: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                            /** @description Defined daily doses assigned by the WHO (level 5 only). */
+                            ddd: {
+                                value: number;
+                                /** @description Unit of the value: g, mg, mcg, U, TU, MU, mmol, ml ... */
+                                unit: string;
+                                /** @description Administration route: O oral, P parenteral, R rectal, N nasal, TD transdermal, Inhal ... */
+                                route: string;
+                                note: string | null;
+                            }[];
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1363,7 +1516,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description Axis of the class: atc, epc, moa, pe, cs or mesh_pa. */
+                        system: string;
+                        code: string;
+                        label: string;
+                        /** @description The country filter applied: an ISO code, or null for every jurisdiction. */
+                        country: string | null;
+                        /** @description Exact number of matching drugs. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                        results: {
+                            /** @description Stable uuid of the product. */
+                            id: string;
+                            product_name: string;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
+                            country: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            brand: string | null;
+                            dose_form: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1443,7 +1639,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        total: number;
+                        limit: number;
+                        offset: number;
+                        results: {
+                            /** @description atc, epc, moa, pe, cs or mesh_pa. */
+                            system: string;
+                            /** @description ATC code (upper case) or the axis's opaque class id. */
+                            code: string;
+                            label: string;
+                            /** @description ATC level 1 to 5; null on the flat axes. */
+                            level: number | null;
+                            /** @description Marketed products in the class (ATC: the whole subtree). */
+                            drug_count: number;
+                            /** @description Distinct active moieties in the class (salts folded). */
+                            substance_count: number;
+                            /** @description Distinct jurisdictions with products in the class. */
+                            market_count: number;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1502,7 +1734,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        system: string;
+                        code: string;
+                        label: string;
+                        level: number | null;
+                        drug_count: number;
+                        substance_count: number;
+                        market_count: number;
+                        /** @description ATC ancestors, level 1 first; empty on the flat axes. */
+                        ancestors: {
+                            system: string;
+                            code: string;
+                            label: string;
+                            level: number | null;
+                        }[];
+                        /** @description Direct ATC children in code order (their rollups: GET /v1/classes?system=atc&q=<code>&level=<n>); empty on the flat axes. */
+                        children: {
+                            system: string;
+                            code: string;
+                            label: string;
+                            level: number | null;
+                        }[];
+                        /** @description Number of member moieties. */
+                        member_count: number;
+                        /** @description The first member moieties by name (at most 10). */
+                        sample_substances: {
+                            unii: string;
+                            name: string;
+                        }[];
+                        /** @description Classes on other axes sharing member substances, most shared first (at most 20). */
+                        related: {
+                            system: string;
+                            code: string;
+                            label: string;
+                            /** @description Member moieties the two classes share. */
+                            shared_substances: number;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1577,7 +1863,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description Axis of the class: atc, epc, moa, pe, cs or mesh_pa. */
+                        system: string;
+                        code: string;
+                        label: string;
+                        /** @description The country filter applied: an ISO code, or null for every jurisdiction. */
+                        country: string | null;
+                        /** @description Exact number of matching drugs. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                        results: {
+                            /** @description Stable uuid of the product. */
+                            id: string;
+                            product_name: string;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
+                            country: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            brand: string | null;
+                            dose_form: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -1648,23 +1977,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        changes?: {
-                            /** Format: uuid */
-                            id?: string;
-                            table_name?: string;
-                            natural_key?: Record<string, never>;
-                            drug_id?: string | null;
-                            /** @enum {string} */
-                            change_type?: "insert" | "update" | "delete" | "recall";
-                            before?: Record<string, never> | null;
-                            after?: Record<string, never> | null;
-                            source?: string;
-                            /** Format: date-time */
-                            occurred_at?: string;
+                        /** @description Changes in ascending (occurredAt, id) order. */
+                        changes: {
+                            /** @description Stable per change. */
+                            id: string;
+                            /** @description The register table that changed. */
+                            table_name: string;
+                            /** @description Open by design: the register row's natural key, whose fields depend on the table and source (e.g. `{ "gtin": "7680…" }`). Key of the changed row in its register; its keys vary by register. */
+                            natural_key: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Related drug, when the row belongs to one. */
+                            drug_id: string | null;
+                            /** @description insert, update, delete or recall. */
+                            change_type: string;
+                            /** @description Open by design: the row as stored before the change; its columns depend on `table_name`. Row content before the change; null for an insert. */
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Open by design: the row as stored after the change; its columns depend on `table_name`. Row content after the change; null for a delete. */
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Register (source id) that produced the change. */
+                            source: string;
+                            /** @description ISO 8601 UTC timestamp with microseconds; the ordering key together with id. */
+                            occurred_at: string;
                         }[];
-                        next_cursor?: string;
-                        has_more?: boolean;
-                        _meta?: Record<string, never>;
+                        /** @description Opaque position to pass as `cursor` for the next page; always present. */
+                        next_cursor: string;
+                        /** @description True when more changes were already available beyond this page. */
+                        has_more: boolean;
+                        /** @description Status of the sources that produced the changes on this page. */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
                     };
                 };
             };
@@ -1718,27 +2078,70 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": {
-                        /** Format: uuid */
-                        id?: string;
-                        table_name?: string;
-                        natural_key?: Record<string, never>;
-                        drug_id?: string | null;
-                        /** @enum {string} */
-                        change_type?: "insert" | "update" | "delete" | "recall";
-                        before?: Record<string, never> | null;
-                        after?: Record<string, never> | null;
-                        source?: string;
-                        /** Format: date-time */
-                        occurred_at?: string;
+                        /** @description Stable per change. */
+                        id: string;
+                        /** @description The register table that changed. */
+                        table_name: string;
+                        /** @description Open by design: the register row's natural key, whose fields depend on the table and source (e.g. `{ "gtin": "7680…" }`). Key of the changed row in its register; its keys vary by register. */
+                        natural_key: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Related drug, when the row belongs to one. */
+                        drug_id: string | null;
+                        /** @description insert, update, delete or recall. */
+                        change_type: string;
+                        /** @description Open by design: the row as stored before the change; its columns depend on `table_name`. Row content before the change; null for an insert. */
+                        before: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description Open by design: the row as stored after the change; its columns depend on `table_name`. Row content after the change; null for a delete. */
+                        after: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description Register (source id) that produced the change. */
+                        source: string;
+                        /** @description ISO 8601 UTC timestamp with microseconds; the ordering key together with id. */
+                        occurred_at: string;
                     } | {
+                        /** @description The closing line: a stream without it is incomplete. */
                         _end: {
-                            cursor?: string;
-                            count?: number;
+                            /** @description Resumes right after the last record. */
+                            cursor: string;
+                            count: number;
                             /** Format: date-time */
-                            horizon?: string;
+                            horizon: string;
                         };
                     } | {
-                        _error: Record<string, never>;
+                        /** @description Open by design: `error` and `message`, plus the fields the particular error names (docs/errors.md), e.g. `allow`, `resets`, `pricing_url`. */
+                        _error: {
+                            /**
+                             * @description Stable machine-readable code.
+                             * @enum {string}
+                             */
+                            error: "bad_request" | "graphql_rejected" | "unauthorized" | "ai_allowance_exhausted" | "forbidden" | "upgrade_required" | "not_found" | "webhook_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "uri_too_long" | "validation" | "phi_field_rejected" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_error" | "bad_gateway" | "unavailable";
+                            /** @description Prose for humans; may be reworded. */
+                            message: string;
+                            /** @description What was refused, one entry per problem (validation errors). */
+                            details?: ({
+                                location?: string;
+                                field?: string;
+                                message?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            tier?: string;
+                            missing_scope?: string;
+                            limit?: number;
+                            window?: string;
+                            /** Format: date-time */
+                            resets?: string;
+                            upgrade_url?: string;
+                            /** @description Resumes after the last record sent. */
+                            cursor?: string;
+                            count?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1786,7 +2189,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description The calling account's webhook subscriptions with their last delivery status. */
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Timestamp of the newest change acknowledged by the receiver (creation time before the first). */
+                            delivered_until: string;
+                            /** @description The most recent delivery attempt; null before the first. */
+                            last_delivery: {
+                                /** @description The delivery_id sent in the body and the x-service-delivery header. */
+                                delivery_id: string;
+                                /** Format: date-time */
+                                attempted_at: string;
+                                /** @description delivered, http_error, timeout or connection_error. */
+                                outcome: string;
+                                /** @description HTTP status the receiver answered; null on timeout or connection error. */
+                                status_code: number | null;
+                                error: string | null;
+                                change_count: number;
+                                duration_ms: number;
+                            } | null;
+                        }[];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -1834,12 +2262,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: uuid */
-                        id?: string;
-                        url?: string;
-                        events?: string[];
-                        created_at?: string;
-                        secret?: string;
+                        id: string;
+                        url: string;
+                        events: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description HMAC-SHA256 key of the x-service-signature header: 32 random bytes as 64 hex characters. Shown only here. */
+                        secret: string;
                     };
                 };
             };
@@ -1948,15 +2377,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        provider?: string;
-                        configured?: boolean;
-                        /** Format: date-time */
-                        configured_at?: string | null;
-                        /** Format: date-time */
-                        updated_at?: string | null;
-                        /** @description At most the last four characters of a key. */
-                        key_hint?: string | null;
-                        credential_fields?: string[];
+                        /** @description Provider id: drugbank, fdb or medispan. */
+                        provider: string;
+                        configured: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the credential was first stored.
+                         */
+                        configured_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was last replaced.
+                         */
+                        updated_at: string | null;
+                        /** @description At most the last four characters of the provider's key field; null for passwords. */
+                        key_hint: string | null;
+                        /** @description Names of the credential fields this provider takes (the PUT body's credentials object). */
+                        credential_fields: string[];
                     };
                 };
             };
@@ -2016,15 +2453,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        provider?: string;
-                        configured?: boolean;
-                        /** Format: date-time */
-                        configured_at?: string | null;
-                        /** Format: date-time */
-                        updated_at?: string | null;
-                        /** @description At most the last four characters of a key. */
-                        key_hint?: string | null;
-                        credential_fields?: string[];
+                        /** @description Provider id: drugbank, fdb or medispan. */
+                        provider: string;
+                        configured: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the credential was first stored.
+                         */
+                        configured_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was last replaced.
+                         */
+                        updated_at: string | null;
+                        /** @description At most the last four characters of the provider's key field; null for passwords. */
+                        key_hint: string | null;
+                        /** @description Names of the credential fields this provider takes (the PUT body's credentials object). */
+                        credential_fields: string[];
                     };
                 };
             };
@@ -2176,7 +2621,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        provider: string;
+                        /** @description What was asked: kind (search, record, path), the q, id or path given, and the provider path called. */
+                        request: {
+                            /** @enum {string} */
+                            kind: "search" | "record" | "path";
+                            /** @description The search text given. */
+                            q?: string;
+                            /** @description The record id given. */
+                            id?: string;
+                            /** @description The provider path given. */
+                            path?: string;
+                            /** @enum {string} */
+                            method: "GET";
+                            /** @description The provider path called. */
+                            provider_path: string;
+                        };
+                        /** @description HTTP status the provider answered (2xx, or 404 when it has no such record). */
+                        status: number;
+                        /** @description Open by design: the provider's answer body as it came (JSON of any shape, or text), null when empty. The provider's answer body as it came (JSON, or text), null when empty. */
+                        data: unknown;
+                        /** Format: date-time */
+                        fetched_at: string;
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2273,7 +2741,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The question; not blank. */
+                    message: string;
+                    /** @description Earlier turns of the conversation, oldest first. */
+                    history?: {
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string;
+                    }[];
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -2281,7 +2762,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        answer: string;
+                        /** @description One entry per catalogue operation whose answer was used: the tool, the REST path it stands for, and the records (id, code, name). */
+                        citations: {
+                            tool: string;
+                            path: string;
+                            records: {
+                                /** @description Record id. */
+                                id?: string;
+                                /** @description Record code. */
+                                code?: string;
+                                /** @description Record name. */
+                                name?: string;
+                            }[];
+                        }[];
+                        /** @description Every tool the model called, with its arguments and whether it succeeded. */
+                        tool_calls: {
+                            name: string;
+                            /** @description Open by design: the arguments the model passed to the tool, as it sent them (null when unparseable). */
+                            arguments: unknown;
+                            ok: boolean;
+                        }[];
+                        model: {
+                            /** @description openai-compatible, or local (the built-in deterministic assistant, not a language model). */
+                            provider: string;
+                            name: string;
+                        };
+                        usage: {
+                            /** @description Answers this turn counted as (one per started 4,000 characters of input). */
+                            answers_charged: number;
+                            from_allowance: number;
+                            from_packs: number;
+                            /** @description Monthly answers left after this turn. */
+                            allowance_left: number;
+                            /** @description Prepaid pack answers left after this turn. */
+                            pack_credits_left: number;
+                            /**
+                             * Format: date-time
+                             * @description When the monthly allowance starts again (UTC month start).
+                             */
+                            resets: string;
+                        };
+                    };
                 };
             };
             /** @description Malformed request. */
@@ -2356,7 +2879,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The pack to buy; another name is 404.
+                     * @enum {string}
+                     */
+                    pack: "answers_100" | "answers_500";
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -2364,7 +2897,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        order_id: string;
+                        checkout_url: string;
+                        pack: string;
+                        answers: number;
+                        /** @description Price in major units of currency. */
+                        amount: number;
+                        currency: string;
+                        status: string;
+                    };
                 };
             };
             /** @description Malformed request. */
@@ -2412,7 +2954,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    type?: string;
+                    /** @description Open by design: the provider's payload. */
+                    data?: {
+                        /** @description Open by design: the checkout session. */
+                        object?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -2420,7 +2980,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        received: boolean;
+                        /** @description True only the first time a paid checkout is reported; repeats credit nothing. */
+                        credited: boolean;
+                        answers: number;
+                    };
                 };
             };
             /** @description Malformed request. */
@@ -2490,7 +3055,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description The name as given. */
+                        query: string;
+                        /** @description Lower case, trimmed, single spaces: what was matched. */
+                        normalized_name: string;
+                        rxcui: string;
+                        name: string | null;
+                        /** @description exact (normalised string match) or approximate (RxNav approximate term search). */
+                        match_type: string;
+                        /** @description Approximate matches only: RxNav's score of the best candidate. */
+                        score: number | null;
+                        /** @description Approximate matches only: every RxNorm candidate, best first. */
+                        candidates: {
+                            rxcui: string;
+                            name: string | null;
+                            score: number;
+                            rank: number;
+                        }[];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2567,7 +3150,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        rxcui: string;
+                        name: string;
+                        /** @description RxNorm term type: IN, BN, SCD, SBD ... */
+                        tty: string | null;
+                        synonym: string | null;
+                        /** @description Ingredients (tty IN). */
+                        ingredients: {
+                            rxcui: string;
+                            name: string;
+                            tty: string;
+                        }[];
+                        /** @description Brand names (tty BN). */
+                        brands: {
+                            rxcui: string;
+                            name: string;
+                            tty: string;
+                        }[];
+                        /** @description Dose-form drugs: clinical (SCD) and branded (SBD). */
+                        dose_form_drugs: {
+                            rxcui: string;
+                            name: string;
+                            tty: string;
+                        }[];
+                        /** @description WHO ATC classes reached through the concept's ingredients (RxClass, relaSource ATC). */
+                        atc_classes: {
+                            code: string;
+                            name: string;
+                            ingredient_rxcui: string | null;
+                            ingredient_name: string | null;
+                        }[];
+                        /** @description 11-digit NDCs linked to the concept (active ones only). */
+                        ndcs: string[];
+                        /** @description Codes of the licensed crosswalk; null when no licence key is configured on the server. */
+                        crosswalk: {
+                            system: string;
+                            code: string;
+                            name: string | null;
+                        }[] | null;
+                        /** @description Parts that could not be fetched and are empty here: related, atc, ndcs, crosswalk. */
+                        missing: string[];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2646,7 +3270,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        chembl_id: string;
+                        pref_name: string | null;
+                        molecule_type: string | null;
+                        max_phase: number | null;
+                        first_approval: number | null;
+                        oral: boolean | null;
+                        black_box_warning: boolean | null;
+                        withdrawn: boolean | null;
+                        indication_class: string | null;
+                        atc_codes: string[];
+                        synonyms: string[];
+                        trade_names: string[];
+                        structure: {
+                            smiles: string | null;
+                            inchi_key: string | null;
+                        };
+                        properties: {
+                            molecular_formula: string | null;
+                            molecular_weight: number | null;
+                            alogp: number | null;
+                            hba: number | null;
+                            hbd: number | null;
+                            psa: number | null;
+                            rotatable_bonds: number | null;
+                            ro5_violations: number | null;
+                            qed: number | null;
+                        };
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "chembl";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2723,7 +3380,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        query: string;
+                        total: number;
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "openfda";
+                        applications: {
+                            application_number: string;
+                            application_type: string | null;
+                            sponsor_name: string | null;
+                            brand_names: string[];
+                            generic_names: string[];
+                            original_approval_date: string | null;
+                            review_priority: string | null;
+                            latest_submission: {
+                                type: string | null;
+                                number: string | null;
+                                status: string | null;
+                                date: string | null;
+                                class: string | null;
+                            } | null;
+                            products: {
+                                product_number: string | null;
+                                brand_name: string | null;
+                                dosage_form: string | null;
+                                route: string | null;
+                                marketing_status: string | null;
+                                reference_drug: boolean;
+                                te_code: string | null;
+                                active_ingredients: {
+                                    name: string;
+                                    strength: string;
+                                }[];
+                            }[];
+                        }[];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2800,7 +3494,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        ligand: {
+                            id: number;
+                            name: string;
+                            inn: string | null;
+                            type: string | null;
+                            approved: boolean | null;
+                            withdrawn: boolean | null;
+                            who_essential: boolean | null;
+                            approval_source: string | null;
+                        };
+                        interactions: {
+                            target_id: number;
+                            target_name: string | null;
+                            target_symbol: string | null;
+                            target_type: string | null;
+                            species: string | null;
+                            primary_target: boolean;
+                            type: string | null;
+                            action: string | null;
+                            affinity: string | null;
+                            affinity_type: string | null;
+                            pmids: number[];
+                        }[];
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "gtopdb";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2877,7 +3600,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        query: string;
+                        /** @description FDA pharmacologic class names by axis. */
+                        classes: {
+                            epc: string[];
+                            moa: string[];
+                            pe: string[];
+                            cs: string[];
+                        };
+                        products: {
+                            product_ndc: string;
+                            brand_name: string | null;
+                            generic_name: string | null;
+                            labeler_name: string | null;
+                            marketing_category: string | null;
+                            dosage_form: string | null;
+                        }[];
+                        total: number;
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "openfda";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -2954,7 +3700,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        drug: {
+                            name: string;
+                            cpic_drug_id: string;
+                            pharmgkb_id: string | null;
+                            rxcui: string | null;
+                            drugbank_id: string | null;
+                            atc_codes: string[];
+                        };
+                        pairs: {
+                            gene: string;
+                            cpic_level: string | null;
+                            cpic_level_status: string | null;
+                            pharmgkb_level: string | null;
+                            pgx_testing: string | null;
+                            used_for_recommendation: boolean;
+                            guideline: {
+                                name: string;
+                                url: string | null;
+                            } | null;
+                            pmids: (string | number)[];
+                        }[];
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "cpic";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3031,7 +3804,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        drug: {
+                            chembl_id: string;
+                            name: string;
+                            type: string | null;
+                            max_phase: number | null;
+                            approved: boolean | null;
+                        };
+                        targets: {
+                            ensembl_id: string;
+                            symbol: string;
+                            name: string;
+                            mechanism: string;
+                            action_type: string | null;
+                        }[];
+                        indications: {
+                            disease_id: string;
+                            disease_name: string;
+                            max_phase: number | null;
+                        }[];
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "opentargets";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3112,7 +3910,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        target: {
+                            ensembl_id: string;
+                            symbol: string;
+                            name: string | null;
+                        };
+                        disease: {
+                            id: string;
+                            name: string;
+                        };
+                        evidence_count: number;
+                        /** @enum {string} */
+                        genetic_direction: "inhibit" | "activate" | "unclear" | "none";
+                        direction_votes: {
+                            inhibit: number;
+                            activate: number;
+                        };
+                        evidence: {
+                            source: string;
+                            score: number | null;
+                            variant_effect: string | null;
+                            direction_on_trait: string | null;
+                            /** @enum {string|null} */
+                            supports: "inhibit" | "activate" | null;
+                            variant_rsid: string | null;
+                            study_id: string | null;
+                            beta: number | null;
+                            odds_ratio: number | null;
+                        }[];
+                        concordance: {
+                            drug: string;
+                            drug_chembl_id: string | null;
+                            drug_action: string | null;
+                            /** @enum {string|null} */
+                            drug_direction: "inhibit" | "activate" | null;
+                            /** @enum {string} */
+                            genetic_direction: "inhibit" | "activate" | "unclear" | "none";
+                            /** @enum {string|null} */
+                            verdict: "concordant" | "discordant" | null;
+                            reason: string;
+                        } | null;
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "opentargets";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3191,7 +4035,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        symbol: string;
+                        organism_id: number;
+                        uniprot: {
+                            accession: string;
+                            entry_name: string | null;
+                            protein_name: string | null;
+                            gene_names: string[];
+                            organism: string | null;
+                            length: number | null;
+                            url: string;
+                        };
+                        alphafold: {
+                            entry_id: string;
+                            version: number | null;
+                            created: string | null;
+                            mean_plddt: number | null;
+                            residues: number[] | null;
+                            cif_url: string | null;
+                            pdb_url: string | null;
+                            pae_image_url: string | null;
+                        } | null;
+                        pdb: {
+                            id: string;
+                            method: string | null;
+                            resolution_angstrom: number | null;
+                            chains: string | null;
+                        }[];
+                        missing: string[];
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "uniprot";
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3271,7 +4149,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        results: {
+                            id: string;
+                            source: string;
+                            title: string;
+                            indication: string;
+                            efo: string | null;
+                            atc: string[];
+                            drugs: string[];
+                            population: string;
+                            recommendation: string;
+                            category: string;
+                            published: string;
+                            url: string;
+                        }[];
+                        count: number;
+                        /** @description What the curated set covers; says so when nothing matched. */
+                        coverage: string;
+                        demo: boolean;
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "curated";
+                    } | null;
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3335,7 +4237,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        results: {
+                            id: string;
+                            source: string;
+                            country: string;
+                            drug: string;
+                            indication: string;
+                            efo: string | null;
+                            decision: string;
+                            decision_date: string;
+                            url: string;
+                            economics: {
+                                icer_per_qaly: number | null;
+                                threshold_per_qaly: number | null;
+                                currency: string | null;
+                                hbpb_low: number | null;
+                                hbpb_high: number | null;
+                                list_price: number | null;
+                                price_unit: string | null;
+                            };
+                        }[];
+                        count: number;
+                        /** @description What the curated set covers; says so when nothing matched. */
+                        coverage: string;
+                        demo: boolean;
+                        /**
+                         * @description The source the answer comes from.
+                         * @constant
+                         */
+                        source: "curated";
+                    } | null;
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3396,7 +4328,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        signature: {
+                            id: string;
+                            indication: string;
+                            efo: string;
+                            /** @description Open by design: where the signature comes from (for a curated one: its study, data set and method). */
+                            provenance: {
+                                [key: string]: string;
+                            };
+                            up_count: number;
+                            down_count: number;
+                            up: string[];
+                            down: string[];
+                        };
+                        matched: {
+                            up: string[];
+                            down: string[];
+                            unmatched: string[];
+                        };
+                        dataset: {
+                            name: string;
+                            perturbations: number;
+                            genes: number;
+                            demo: boolean;
+                            notice: string;
+                        };
+                        reversers: {
+                            perturbation_id: string;
+                            compound: string;
+                            chembl_id: string | null;
+                            cell_line: string | null;
+                            dose: string | null;
+                            time: string | null;
+                            score: number;
+                            es_up: number;
+                            es_down: number;
+                        }[];
+                        mimickers: {
+                            perturbation_id: string;
+                            compound: string;
+                            chembl_id: string | null;
+                            cell_line: string | null;
+                            dose: string | null;
+                            time: string | null;
+                            score: number;
+                            es_up: number;
+                            es_down: number;
+                        }[];
+                        method: string;
+                    } | null;
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3484,7 +4465,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        signature: {
+                            provenance: {
+                                /** @constant */
+                                source: "caller";
+                            };
+                            up_count: number;
+                            down_count: number;
+                        };
+                        matched: {
+                            up: string[];
+                            down: string[];
+                            unmatched: string[];
+                        };
+                        dataset: {
+                            name: string;
+                            perturbations: number;
+                            genes: number;
+                            demo: boolean;
+                            notice: string;
+                        };
+                        reversers: {
+                            perturbation_id: string;
+                            compound: string;
+                            chembl_id: string | null;
+                            cell_line: string | null;
+                            dose: string | null;
+                            time: string | null;
+                            score: number;
+                            es_up: number;
+                            es_down: number;
+                        }[];
+                        mimickers: {
+                            perturbation_id: string;
+                            compound: string;
+                            chembl_id: string | null;
+                            cell_line: string | null;
+                            dose: string | null;
+                            time: string | null;
+                            score: number;
+                            es_up: number;
+                            es_down: number;
+                        }[];
+                        method: string;
+                    } | null;
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3563,7 +4588,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        drug: {
+                            chembl_id: string;
+                            name: string;
+                            type: string | null;
+                        };
+                        indication: {
+                            query: string;
+                            id: string;
+                        };
+                        targets: {
+                            ensembl_id: string;
+                            symbol: string;
+                            name: string;
+                            mechanism: string;
+                            action_type: string | null;
+                        }[];
+                        genetics: {
+                            target: {
+                                ensembl_id: string;
+                                symbol: string;
+                                name: string | null;
+                            };
+                            /** @enum {string} */
+                            genetic_direction: "inhibit" | "activate" | "unclear" | "none";
+                            evidence_count: number;
+                            concordance: {
+                                drug: string;
+                                drug_chembl_id: string | null;
+                                drug_action: string | null;
+                                /** @enum {string|null} */
+                                drug_direction: "inhibit" | "activate" | null;
+                                /** @enum {string} */
+                                genetic_direction: "inhibit" | "activate" | "unclear" | "none";
+                                /** @enum {string|null} */
+                                verdict: "concordant" | "discordant" | null;
+                                reason: string;
+                            } | null;
+                        }[];
+                        de_risking: {
+                            approved: boolean | null;
+                            max_phase: number | null;
+                            max_phase_for_indication: number | null;
+                            black_box_warning: boolean | null;
+                            withdrawn: boolean | null;
+                            pgx_actionable_genes: string[] | null;
+                            flags: string[];
+                        };
+                        reversal: {
+                            signature_id: string;
+                            /** @description Open by design: where the signature comes from (for a curated one: its study, data set and method). */
+                            provenance: {
+                                [key: string]: string;
+                            };
+                            drug_score: number | null;
+                            drug_reversal_rank: number | null;
+                            top_reversers: {
+                                perturbation_id: string;
+                                compound: string;
+                                chembl_id: string | null;
+                                cell_line: string | null;
+                                dose: string | null;
+                                time: string | null;
+                                score: number;
+                                es_up: number;
+                                es_down: number;
+                            }[];
+                        } | null;
+                        guidelines: {
+                            count: number;
+                            results: {
+                                id: string;
+                                source: string;
+                                title: string;
+                                indication: string;
+                                efo: string | null;
+                                atc: string[];
+                                drugs: string[];
+                                population: string;
+                                recommendation: string;
+                                category: string;
+                                published: string;
+                                url: string;
+                            }[];
+                            coverage: string;
+                        } | null;
+                        hta: {
+                            count: number;
+                            results: {
+                                id: string;
+                                source: string;
+                                country: string;
+                                drug: string;
+                                indication: string;
+                                efo: string | null;
+                                decision: string;
+                                decision_date: string;
+                                url: string;
+                                economics: {
+                                    icer_per_qaly: number | null;
+                                    threshold_per_qaly: number | null;
+                                    currency: string | null;
+                                    hbpb_low: number | null;
+                                    hbpb_high: number | null;
+                                    list_price: number | null;
+                                    price_unit: string | null;
+                                };
+                            }[];
+                            coverage: string;
+                        } | null;
+                        summary: {
+                            /** @enum {string} */
+                            genetic_concordance: "concordant" | "discordant" | "no_verdict";
+                            clinical_stage: number | null;
+                            risk_flags: string[];
+                            /** @enum {string} */
+                            reversal: "reverses" | "mimics" | "not_profiled" | "no_signature";
+                            guideline_recommendations: number | null;
+                            guidelines_naming_drug: number | null;
+                            hta_decisions: number | null;
+                        };
+                        missing: string[];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3641,21 +4788,169 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": {
-                        /** Format: uuid */
+                        /** @description Stable uuid of the product. */
                         id: string;
-                        product_name?: string;
-                        country?: string;
-                        identifiers?: unknown[];
-                        packs: unknown[];
+                        product_name: string;
+                        /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                        substance_name: string | null;
+                        brand: string | null;
+                        /** @description True for a generic, false for an original; null when the register does not say. */
+                        generic: boolean | null;
+                        /** @description ISO 3166-1 alpha-2 of the register. */
+                        country: string;
+                        /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                        atc_code: string | null;
+                        dose_form: string | null;
+                        route: string | null;
+                        /** @description Marketing-authorisation holder. */
+                        holder: string | null;
+                        /** @description active or withdrawn. */
+                        marketing_status: string;
+                        /** @description Date of authorisation (YYYY-MM-DD). */
+                        authorised_on: string | null;
+                        /** @description Authorisation status as the register states it (EMA: authorised, refused, withdrawn, suspended ...). */
+                        authorisation_status: string | null;
+                        /** @description True for a veterinary product (kept out of human search, found by its codes). */
+                        veterinary: boolean;
+                        /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
+                        dispensing_category: string | null;
+                        /** @description Active ingredients with strengths, in register order. */
+                        ingredients: {
+                            /** @description UNII, or a provisional key (name:…, bdpm:…) where the register has no UNII. */
+                            unii: string;
+                            name: string | null;
+                            strength_value: number | null;
+                            strength_unit: string | null;
+                            /** @description Strength as the register writes it. */
+                            strength_text: string | null;
+                        }[];
+                        /** @description Every identifier of the product and its packs, product-level first. */
+                        identifiers: {
+                            system: string;
+                            /** @description Normalised code as stored (digits only, or upper case). */
+                            code: string;
+                            /** @description The pack the identifier belongs to; null for product-level identifiers. */
+                            pack_id: string | null;
+                        }[];
+                        packs: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                        }[];
                     } | {
+                        /** @description The closing line: a stream without it is incomplete. */
                         _end: {
-                            country?: string;
-                            count?: number;
+                            country: string;
+                            /** @description Products in the stream. */
+                            count: number;
                             /** Format: date-time */
-                            as_of?: string;
+                            as_of: string;
                         };
                     } | {
-                        _error: Record<string, never>;
+                        /** @description Open by design: `error` and `message`, plus the fields the particular error names (docs/errors.md), e.g. `allow`, `resets`, `pricing_url`. */
+                        _error: {
+                            /**
+                             * @description Stable machine-readable code.
+                             * @enum {string}
+                             */
+                            error: "bad_request" | "graphql_rejected" | "unauthorized" | "ai_allowance_exhausted" | "forbidden" | "upgrade_required" | "not_found" | "webhook_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "uri_too_long" | "validation" | "phi_field_rejected" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_error" | "bad_gateway" | "unavailable";
+                            /** @description Prose for humans; may be reworded. */
+                            message: string;
+                            /** @description What was refused, one entry per problem (validation errors). */
+                            details?: ({
+                                location?: string;
+                                field?: string;
+                                message?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            tier?: string;
+                            missing_scope?: string;
+                            limit?: number;
+                            window?: string;
+                            /** Format: date-time */
+                            resets?: string;
+                            upgrade_url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3715,44 +5010,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The query as received. */
                         q: string;
-                        country?: string | null;
-                        matched_by?: string | null;
+                        /** @description The country the search ran in: an ISO code, ALL, or null when a code match ran across every register. */
+                        country: string | null;
+                        /** @description How the best-ranked rows were found: a code kind (atc, ndc, gtin, cip13 …, or a national system), product_name or substance_name; null when nothing matched. */
+                        matched_by: string | null;
+                        /** @description Number of rows returned (at most limit). */
                         count: number;
                         results: {
-                            /** Format: uuid */
+                            /** @description Stable uuid of the product. */
                             id: string;
                             product_name: string;
-                            substance_name?: string | null;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
                             country: string;
-                            atc_code?: string | null;
-                            brand?: string | null;
-                            dose_form?: string | null;
-                            marketing_status?: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            brand: string | null;
+                            dose_form: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                            /** @description How a search or lookup found this row (search rows only; null elsewhere). */
                             matched_by: string | null;
-                            /** @description Only with include=lasa: confusable names in the same country, closest first, at most 10; empty when none. */
+                            /** @description Look-alike / sound-alike names marketed in the same country, closest first, at most 10 (docs/catalogue.md LASA). Costs one extra query per page of drugs; two brands of the same active substances are not listed unless a curated list names them. */
                             lasa?: {
-                                /** @description The confusable name as its register writes it (first word of the product name). */
+                                /** @description The confusable name as its register writes it (the first word of the product name). */
                                 name: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A representative marketed product of that name in the same country.
-                                 */
+                                /** @description A representative marketed product of that name in the same country (the first by name). */
                                 drug_id: string;
-                                reasons: ("curated" | "spelling" | "phonetic")[];
-                                /** @description 1 for a curated pair, else the highest similarity that reached its threshold. */
+                                /** @description Why it is listed, one or more of: curated (a loaded confused-names list), spelling, phonetic. */
+                                reasons: string[];
+                                /** @description 1 for a curated pair, else the highest similarity that reached its threshold (0 to 1). */
                                 score: number;
-                                /** @description Normalised Levenshtein similarity of the name keys (at or above 0.6), else null. */
-                                spelling?: number | null;
-                                /** @description The same over their Metaphone codes (at or above 0.8), else null. */
-                                phonetic?: number | null;
+                                /** @description 1 - Levenshtein distance / length of the longer name key, when at or above the spelling threshold (0.6); else null. */
+                                spelling: number | null;
+                                /** @description The same similarity over the keys' Metaphone codes, when at or above the phonetic threshold (0.8); else null. */
+                                phonetic: number | null;
+                                /** @description The curated lists naming the pair; empty for computed pairs. */
                                 curated: {
+                                    /** @description The list, as given in the loaded file (e.g. ISMP). */
                                     source: string;
+                                    /** @description Its reason for the pair (e.g. look-alike, sound-alike). */
                                     reason: string;
                                 }[];
                             }[];
                         }[];
-                        _meta: Record<string, never>;
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
                     };
                 };
             };
@@ -3810,7 +5131,397 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description Stable uuid of the product. */
+                        id?: string;
+                        product_name?: string;
+                        /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                        substance_name?: string | null;
+                        brand?: string | null;
+                        /** @description True for a generic, false for an original; null when the register does not say. */
+                        generic?: boolean | null;
+                        /** @description ISO 3166-1 alpha-2 of the register. */
+                        country?: string;
+                        /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                        atc_code?: string | null;
+                        /** @description Where atcCode came from: the register, or derived by drugref and how; null without a code. */
+                        atc_code_source?: {
+                            /** @description register (the register's own code) or derived (drugref derived it from the product's substances). */
+                            origin: string;
+                            /** @description register, or how it was derived: signature, inn_name, inn_translated, inn_salt_folded, combination or strength_route. */
+                            basis: string;
+                            /** @description 1 for the register's own code; 0.7 to 0.95 for a derived one, by basis. */
+                            confidence: number;
+                        } | null;
+                        dose_form?: string | null;
+                        route?: string | null;
+                        /** @description Marketing-authorisation holder. */
+                        holder?: string | null;
+                        /** @description active or withdrawn. */
+                        marketing_status?: string;
+                        /** @description Date of authorisation (YYYY-MM-DD). */
+                        authorised_on?: string | null;
+                        /** @description Statutory reimbursement rate in percent, where the register states one. */
+                        reimbursement_rate_percent?: number | null;
+                        /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
+                        dispensing_category?: string | null;
+                        /** @description Generic groups the product belongs to (France: BDPM groupes génériques) with its role in each. */
+                        generic_groups?: {
+                            code: string;
+                            label: string | null;
+                            /** @description princeps, generic, complementary or substitutable. */
+                            role: string;
+                        }[];
+                        /** @description Earlier names of the product (dm+d), newest first. */
+                        previous_names?: {
+                            name: string;
+                            /** @description Last day the name applied (YYYY-MM-DD), where the register dates it. */
+                            until: string | null;
+                        }[];
+                        /** @description Under additional monitoring (EU black triangle, BDPM surveillance renforcée); null when the register does not say. */
+                        additional_monitoring?: boolean | null;
+                        /** @description Authorisation status as the register states it (EMA: authorised, refused, withdrawn, suspended ...). */
+                        authorisation_status?: string | null;
+                        /** @description True for a veterinary product (kept out of human search, found by its codes). */
+                        veterinary?: boolean;
+                        /** @description Health-technology assessments the register publishes (HAS SMR / ASMR). */
+                        assessments?: {
+                            /** @description smr (service médical rendu) or asmr (amélioration du SMR). */
+                            kind: string;
+                            value: string;
+                            date: string | null;
+                            text: string | null;
+                            /** @description The assessor's dossier code (HAS: CT-12345). */
+                            code: string | null;
+                            /** @description Why the assessment was made (Inscription, Renouvellement d'inscription ...). */
+                            reason: string | null;
+                            /** @description The assessment's page. */
+                            url: string | null;
+                        }[];
+                        /** @description Open by design: other register facts, keyed by their documented names (docs/ingestion.md). Other register facts by documented name (docs/ingestion.md). */
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The EU central authorisation (EMA report) whose EU number the product carries; null when none is known. */
+                        central_authorisation?: {
+                            /** @description Id of the EMA record (country EU). */
+                            drug_id: string;
+                            product_name: string;
+                            /** @description EU number of the product (EU/1/yy/nnn): the EMA record's, else the national record's; null when neither carries one. */
+                            eu_number: string | null;
+                            /** @description EMA procedure number (EMEA/H/C/nnnnnn). */
+                            procedure_number: string | null;
+                            /** @description authorised, refused, withdrawn, suspended ... as the EMA states it. */
+                            status: string | null;
+                            authorised_on: string | null;
+                            /** @description How the national record was linked: eu_number, ema_product_number or name_holder_substance (brand, holder and active substances, when exactly one EMA record has them). */
+                            basis: string;
+                        } | null;
+                        /** @description Active ingredients with strengths, in register order. */
+                        ingredients?: {
+                            /** @description UNII, or a provisional key (name:…, bdpm:…) where the register has no UNII. */
+                            unii: string;
+                            name: string | null;
+                            /** @description UNII of the active moiety (salts and esters fold to it). */
+                            moiety_unii: string | null;
+                            strength_value: number | null;
+                            strength_unit: string | null;
+                            /** @description Strength as the register writes it. */
+                            strength_text: string | null;
+                            /** @description The therapeutic moiety with its own strength, where the register states it beside the salt (BDPM FT line). */
+                            moiety_strength: {
+                                unii: string;
+                                strength_value: number | null;
+                                strength_unit: string | null;
+                                strength_text: string | null;
+                            } | null;
+                        }[];
+                        /** @description Every identifier of the product and its packs, product-level first. */
+                        identifiers?: {
+                            system: string;
+                            /** @description Normalised code as stored (digits only, or upper case). */
+                            code: string;
+                            /** @description The pack the identifier belongs to; null for product-level identifiers. */
+                            pack_id: string | null;
+                        }[];
+                        packs?: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                            /** @description The pack's own price per DDD or why not (REST: include=price_per_ddd). */
+                            price_per_ddd?: {
+                                /** @description per_ddd, per_unit, per_pack or none: how far this pack's price could be normalised. */
+                                basis: string;
+                                /** @description Price per DDD in USD; only with basis per_ddd. */
+                                price_per_ddd_usd: number | null;
+                                /** @description Defined daily doses in the pack; only with basis per_ddd. */
+                                ddds: number | null;
+                                /** @description Price per unit (tablet, ml ...) in USD, where the pack counts units. */
+                                unit_price_usd: number | null;
+                                /** @description The pack's price in USD. */
+                                pack_price_usd: number | null;
+                                /** @description Why the pack stopped short of per_ddd (a code of the reasons table); null when it did not. */
+                                reason: string | null;
+                                /** @description The reason's sentence. */
+                                reason_text: string | null;
+                                /** @description Kind of the price used (public, list, tariff, reimbursed, ex_factory: the first the pack has in that order). */
+                                price_kind: string | null;
+                                /** @description The price used, in its own currency. */
+                                price_amount: number | null;
+                                price_currency: string | null;
+                                /** @description Which strength was counted: moiety (the register's moiety strength), substance (not a salt), salt_ddd (WHO's DDD is of the salt), salt_converted (salt mass times its moiety fraction) or salt_unconverted. */
+                                strength_basis: string;
+                                /** @description Why that strength basis, in a sentence. */
+                                strength_basis_why: string;
+                            } | null;
+                            /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
+                            status: string | null;
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive); null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description A recall notice as the recall register published it. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                        }[];
+                        /** @description The ATC parent chain, level 1 first, ending with the product's own ATC node. */
+                        atc_chain?: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                        }[];
+                        /** @description Languages of the Swiss monograph available for this product (de, fr, it). */
+                        monograph_languages?: string[];
+                        /** @description Therapeutic classes the register assigns to the product (non-ATC axes). */
+                        classes?: {
+                            system: string;
+                            code: string;
+                            label: string;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta?: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description The register's first change recorded in drugref: dated answers before it are unknown.
+                                 */
+                                history_starts: string | null;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                            /**
+                             * Format: date-time
+                             * @description The instant a dated answer describes; null on undated answers.
+                             */
+                            as_of: string | null;
+                            /**
+                             * Format: date-time
+                             * @description From when the dated answer's registers have a recorded history in drugref (the latest start of its sources); null when one has none.
+                             */
+                            history_starts: string | null;
+                        };
+                        /** @description The instant answered and the record's status then; null unless asOf was given. */
+                        as_of?: {
+                            /** @description as_of as the caller sent it. */
+                            requested: string;
+                            /**
+                             * Format: date-time
+                             * @description The instant answered: a date stands for the close of that day (UTC), never later than now.
+                             */
+                            at: string;
+                            /** @description active, withdrawn, recalled, not_yet_listed, or unknown (before the register's history in drugref starts, or no history recorded). For a lookup, the matched pack's status; else the product's. */
+                            status: string;
+                            /** @description Why: delisted (no longer in the register), marketing_status, product_withdrawn, product_delisted, recall, not_listed, before_history, no_history; null when active. */
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive), as recorded in drugref's change log; null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description The recall notice behind a recalled status. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When drugref recorded the version of the record shown: at or before `at` when it was listed then, else its nearest listed version (the last before, or the first after).
+                             */
+                            recorded_at: string | null;
+                        } | null;
+                    };
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Medication";
+                        /** @description The drug id. */
+                        id: string;
+                        identifier: {
+                            system: string;
+                            value: string;
+                        }[];
+                        code: {
+                            coding?: {
+                                /** @description Code system URI. */
+                                system: string;
+                                code: string;
+                                display?: string;
+                            }[];
+                            text?: string;
+                        };
+                        /** @enum {string} */
+                        status: "active" | "inactive";
+                        manufacturer?: {
+                            /** @description Marketing authorisation holder. */
+                            display: string;
+                        };
+                        form?: {
+                            text: string;
+                        };
+                        ingredient: {
+                            itemCodeableConcept: {
+                                coding?: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text?: string;
+                            };
+                            isActive: boolean;
+                            strength?: {
+                                numerator: {
+                                    value: number;
+                                    unit: string;
+                                    /** @description http://unitsofmeasure.org */
+                                    system?: string;
+                                    /** @description UCUM code. */
+                                    code?: string;
+                                };
+                                denominator: {
+                                    value: number;
+                                    unit: string;
+                                    /** @description http://unitsofmeasure.org */
+                                    system?: string;
+                                    /** @description UCUM code. */
+                                    code?: string;
+                                };
+                            };
+                        }[];
+                    };
                 };
             };
             /** @description Not modified (if-none-match matched); counts against quota. */
@@ -3879,7 +5590,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description A marketed medicinal product in one jurisdiction: the drug record. */
+                        drug: {
+                            /** @description Stable uuid of the product. */
+                            id: string;
+                            product_name: string;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
+                            country: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            brand: string | null;
+                            dose_form: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                        };
+                        /** @description identity (substance layer keyed by UNII, salts folded to the moiety), atc (same level-5 ATC class) or none. */
+                        basis: string;
+                        per_country: number;
+                        /** @description Same active substances, strength, dose form and route. */
+                        same_medicine: {
+                            country: string;
+                            /** @description Exact number of matching products in that country. */
+                            count: number;
+                            /** @description The first perCountry products, by name. */
+                            drugs: {
+                                /** @description Stable uuid of the product. */
+                                id: string;
+                                product_name: string;
+                                /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                                substance_name: string | null;
+                                /** @description ISO 3166-1 alpha-2 of the register. */
+                                country: string;
+                                /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                                atc_code: string | null;
+                                brand: string | null;
+                                dose_form: string | null;
+                                /** @description active or withdrawn. */
+                                marketing_status: string;
+                            }[];
+                        }[];
+                        /** @description Same active substances in any form. */
+                        same_substance: {
+                            country: string;
+                            /** @description Exact number of matching products in that country. */
+                            count: number;
+                            /** @description The first perCountry products, by name. */
+                            drugs: {
+                                /** @description Stable uuid of the product. */
+                                id: string;
+                                product_name: string;
+                                /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                                substance_name: string | null;
+                                /** @description ISO 3166-1 alpha-2 of the register. */
+                                country: string;
+                                /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                                atc_code: string | null;
+                                brand: string | null;
+                                dose_form: string | null;
+                                /** @description active or withdrawn. */
+                                marketing_status: string;
+                            }[];
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -3941,7 +5733,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        lang: string;
+                        title: string;
+                        /** @description Open by design: section name (indications, contraindications, warnings, dosage …) to its text. Section name (indications, contraindications, warnings, dosage …) to text. */
+                        sections: {
+                            [key: string]: string;
+                        };
+                        /** @description Languages available for the same product. */
+                        available_languages: string[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4000,7 +5818,523 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description A marketed medicinal product in one jurisdiction: the drug record. */
+                        drug: {
+                            /** @description Stable uuid of the product. */
+                            id: string;
+                            product_name: string;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            brand: string | null;
+                            /** @description True for a generic, false for an original; null when the register does not say. */
+                            generic: boolean | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
+                            country: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            /** @description Where atcCode came from: the register, or derived by drugref and how; null without a code. */
+                            atc_code_source: {
+                                /** @description register (the register's own code) or derived (drugref derived it from the product's substances). */
+                                origin: string;
+                                /** @description register, or how it was derived: signature, inn_name, inn_translated, inn_salt_folded, combination or strength_route. */
+                                basis: string;
+                                /** @description 1 for the register's own code; 0.7 to 0.95 for a derived one, by basis. */
+                                confidence: number;
+                            } | null;
+                            dose_form: string | null;
+                            route: string | null;
+                            /** @description Marketing-authorisation holder. */
+                            holder: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                            /** @description Date of authorisation (YYYY-MM-DD). */
+                            authorised_on: string | null;
+                            /** @description Statutory reimbursement rate in percent, where the register states one. */
+                            reimbursement_rate_percent: number | null;
+                            /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
+                            dispensing_category: string | null;
+                            /** @description Generic groups the product belongs to (France: BDPM groupes génériques) with its role in each. */
+                            generic_groups: {
+                                code: string;
+                                label: string | null;
+                                /** @description princeps, generic, complementary or substitutable. */
+                                role: string;
+                            }[];
+                            /** @description Earlier names of the product (dm+d), newest first. */
+                            previous_names: {
+                                name: string;
+                                /** @description Last day the name applied (YYYY-MM-DD), where the register dates it. */
+                                until: string | null;
+                            }[];
+                            /** @description Under additional monitoring (EU black triangle, BDPM surveillance renforcée); null when the register does not say. */
+                            additional_monitoring: boolean | null;
+                            /** @description Authorisation status as the register states it (EMA: authorised, refused, withdrawn, suspended ...). */
+                            authorisation_status: string | null;
+                            /** @description True for a veterinary product (kept out of human search, found by its codes). */
+                            veterinary: boolean;
+                            /** @description Health-technology assessments the register publishes (HAS SMR / ASMR). */
+                            assessments: {
+                                /** @description smr (service médical rendu) or asmr (amélioration du SMR). */
+                                kind: string;
+                                value: string;
+                                date: string | null;
+                                text: string | null;
+                                /** @description The assessor's dossier code (HAS: CT-12345). */
+                                code: string | null;
+                                /** @description Why the assessment was made (Inscription, Renouvellement d'inscription ...). */
+                                reason: string | null;
+                                /** @description The assessment's page. */
+                                url: string | null;
+                            }[];
+                            /** @description Open by design: other register facts, keyed by their documented names (docs/ingestion.md). Other register facts by documented name (docs/ingestion.md). */
+                            attributes: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description The EU central authorisation (EMA report) whose EU number the product carries; null when none is known. */
+                            central_authorisation: {
+                                /** @description Id of the EMA record (country EU). */
+                                drug_id: string;
+                                product_name: string;
+                                /** @description EU number of the product (EU/1/yy/nnn): the EMA record's, else the national record's; null when neither carries one. */
+                                eu_number: string | null;
+                                /** @description EMA procedure number (EMEA/H/C/nnnnnn). */
+                                procedure_number: string | null;
+                                /** @description authorised, refused, withdrawn, suspended ... as the EMA states it. */
+                                status: string | null;
+                                authorised_on: string | null;
+                                /** @description How the national record was linked: eu_number, ema_product_number or name_holder_substance (brand, holder and active substances, when exactly one EMA record has them). */
+                                basis: string;
+                            } | null;
+                            /** @description Active ingredients with strengths, in register order. */
+                            ingredients: {
+                                /** @description UNII, or a provisional key (name:…, bdpm:…) where the register has no UNII. */
+                                unii: string;
+                                name: string | null;
+                                /** @description UNII of the active moiety (salts and esters fold to it). */
+                                moiety_unii: string | null;
+                                strength_value: number | null;
+                                strength_unit: string | null;
+                                /** @description Strength as the register writes it. */
+                                strength_text: string | null;
+                                /** @description The therapeutic moiety with its own strength, where the register states it beside the salt (BDPM FT line). */
+                                moiety_strength: {
+                                    unii: string;
+                                    strength_value: number | null;
+                                    strength_unit: string | null;
+                                    strength_text: string | null;
+                                } | null;
+                            }[];
+                            /** @description Every identifier of the product and its packs, product-level first. */
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description The pack the identifier belongs to; null for product-level identifiers. */
+                                pack_id: string | null;
+                            }[];
+                            packs: {
+                                id: string;
+                                description: string;
+                                units: number | null;
+                                unit: string | null;
+                                marketing_status: string;
+                                identifiers: {
+                                    system: string;
+                                    /** @description Normalised code as stored (digits only, or upper case). */
+                                    code: string;
+                                    /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                    valid_from: string | null;
+                                    valid_to: string | null;
+                                    /** @description True for a code the register has replaced; it still resolves. */
+                                    previous: boolean;
+                                }[];
+                                prices: {
+                                    /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                    kind: string;
+                                    amount: number;
+                                    /** @description ISO 4217. */
+                                    currency: string;
+                                    valid_from: string | null;
+                                }[];
+                                /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                                sl: {
+                                    /** @description On the SL. */
+                                    listed: boolean;
+                                    /** @description Capped public price, CHF. */
+                                    public_price?: number;
+                                    /** @description Capped ex-factory price, CHF. */
+                                    ex_factory_price?: number;
+                                    /** @description Co-insurance share in percent (10, 20 or 40). */
+                                    coinsurance_percent?: number;
+                                    limitation?: {
+                                        /** @description All limitation texts joined. */
+                                        text: string;
+                                        /** @description Limitation points of the pack. */
+                                        points?: number;
+                                    } | null;
+                                    limitations?: {
+                                        /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                        code?: string;
+                                        /** @description DIA, PKT, KOM … */
+                                        type?: string;
+                                        /** @description Points or amount. */
+                                        value?: number;
+                                        /** @description Limitation level (IP, IA …). */
+                                        niveau?: string;
+                                        /** @description Limitation text. */
+                                        text: string;
+                                        /**
+                                         * @description Attached to the whole preparation or to this pack.
+                                         * @enum {string}
+                                         */
+                                        level: "preparation" | "pack";
+                                        /** @description Valid from (YYYY-MM-DD). */
+                                        valid_from?: string;
+                                    }[];
+                                    /**
+                                     * @description Generic or original.
+                                     * @enum {string}
+                                     */
+                                    flag?: "G" | "O";
+                                    /** @description On the SL since (YYYY-MM-DD). */
+                                    listed_since?: string;
+                                    /** @description Pharma group code of the SL group prices. */
+                                    group_code?: string;
+                                    /** @description Price of that group, CHF. */
+                                    group_price?: number;
+                                } | null;
+                                /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                                dispensing_category: string | null;
+                                /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                                narcotic_list: string | null;
+                                /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                                availability: string | null;
+                                /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                                tariff_category: string | null;
+                                /** @description Every source describing this pack, the representative's first. */
+                                sources: string[];
+                            }[];
+                            /** @description The ATC parent chain, level 1 first, ending with the product's own ATC node. */
+                            atc_chain: {
+                                /** @description ATC code, upper case (e.g. N02BE01). */
+                                code: string;
+                                /** @description WHO English label. */
+                                name: string;
+                                /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                                level: number;
+                            }[];
+                            /** @description Languages of the Swiss monograph available for this product (de, fr, it). */
+                            monograph_languages: string[];
+                            /** @description Therapeutic classes the register assigns to the product (non-ATC axes). */
+                            classes: {
+                                system: string;
+                                code: string;
+                                label: string;
+                            }[];
+                            /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                            _meta: {
+                                sources: {
+                                    id: string;
+                                    name: string;
+                                    /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                    country: string | null;
+                                    /** Format: date-time */
+                                    last_synced_at: string | null;
+                                    /** @description ok, stale (past its refresh interval) or never_run. */
+                                    schema_state: string;
+                                    /** @description True for the bundled demonstration data (not for clinical use). */
+                                    demo: boolean;
+                                }[];
+                                /** @description Set when any contributing source is demonstration data. */
+                                notice: string | null;
+                            };
+                        };
+                        /** @description Product information texts of a profile, from the first monograph language available (de, fr, it, en). */
+                        information: {
+                            lang: string;
+                            title: string;
+                            indications: string | null;
+                            contraindications: string | null;
+                            warnings: string | null;
+                            boxed_warning: string | null;
+                            adverse_reactions: string | null;
+                            drug_interactions: string | null;
+                        } | null;
+                        /** @description Pack prices in one market. */
+                        swiss_pricing: {
+                            country: string;
+                            /** @description own (the product's own packs) or same_medicine (equivalent products of that market). */
+                            basis: string;
+                            /** @description At most 10 packs. */
+                            packs: {
+                                drug_id: string;
+                                product_name: string;
+                                pack_id: string;
+                                description: string;
+                                units: number | null;
+                                prices: {
+                                    /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                    kind: string;
+                                    amount: number;
+                                    /** @description ISO 4217. */
+                                    currency: string;
+                                    valid_from: string | null;
+                                }[];
+                                /** @description Swiss Spezialitätenliste entry, where listed. */
+                                sl: {
+                                    /** @description On the SL. */
+                                    listed: boolean;
+                                    /** @description Capped public price, CHF. */
+                                    public_price?: number;
+                                    /** @description Capped ex-factory price, CHF. */
+                                    ex_factory_price?: number;
+                                    /** @description Co-insurance share in percent (10, 20 or 40). */
+                                    coinsurance_percent?: number;
+                                    limitation?: {
+                                        /** @description All limitation texts joined. */
+                                        text: string;
+                                        /** @description Limitation points of the pack. */
+                                        points?: number;
+                                    } | null;
+                                    limitations?: {
+                                        /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                        code?: string;
+                                        /** @description DIA, PKT, KOM … */
+                                        type?: string;
+                                        /** @description Points or amount. */
+                                        value?: number;
+                                        /** @description Limitation level (IP, IA …). */
+                                        niveau?: string;
+                                        /** @description Limitation text. */
+                                        text: string;
+                                        /**
+                                         * @description Attached to the whole preparation or to this pack.
+                                         * @enum {string}
+                                         */
+                                        level: "preparation" | "pack";
+                                        /** @description Valid from (YYYY-MM-DD). */
+                                        valid_from?: string;
+                                    }[];
+                                    /**
+                                     * @description Generic or original.
+                                     * @enum {string}
+                                     */
+                                    flag?: "G" | "O";
+                                    /** @description On the SL since (YYYY-MM-DD). */
+                                    listed_since?: string;
+                                    /** @description Pharma group code of the SL group prices. */
+                                    group_code?: string;
+                                    /** @description Price of that group, CHF. */
+                                    group_price?: number;
+                                } | null;
+                            }[];
+                        } | null;
+                        /** @description Pack prices in one market. */
+                        us_pricing: {
+                            country: string;
+                            /** @description own (the product's own packs) or same_medicine (equivalent products of that market). */
+                            basis: string;
+                            /** @description At most 10 packs. */
+                            packs: {
+                                drug_id: string;
+                                product_name: string;
+                                pack_id: string;
+                                description: string;
+                                units: number | null;
+                                prices: {
+                                    /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                    kind: string;
+                                    amount: number;
+                                    /** @description ISO 4217. */
+                                    currency: string;
+                                    valid_from: string | null;
+                                }[];
+                                /** @description Swiss Spezialitätenliste entry, where listed. */
+                                sl: {
+                                    /** @description On the SL. */
+                                    listed: boolean;
+                                    /** @description Capped public price, CHF. */
+                                    public_price?: number;
+                                    /** @description Capped ex-factory price, CHF. */
+                                    ex_factory_price?: number;
+                                    /** @description Co-insurance share in percent (10, 20 or 40). */
+                                    coinsurance_percent?: number;
+                                    limitation?: {
+                                        /** @description All limitation texts joined. */
+                                        text: string;
+                                        /** @description Limitation points of the pack. */
+                                        points?: number;
+                                    } | null;
+                                    limitations?: {
+                                        /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                        code?: string;
+                                        /** @description DIA, PKT, KOM … */
+                                        type?: string;
+                                        /** @description Points or amount. */
+                                        value?: number;
+                                        /** @description Limitation level (IP, IA …). */
+                                        niveau?: string;
+                                        /** @description Limitation text. */
+                                        text: string;
+                                        /**
+                                         * @description Attached to the whole preparation or to this pack.
+                                         * @enum {string}
+                                         */
+                                        level: "preparation" | "pack";
+                                        /** @description Valid from (YYYY-MM-DD). */
+                                        valid_from?: string;
+                                    }[];
+                                    /**
+                                     * @description Generic or original.
+                                     * @enum {string}
+                                     */
+                                    flag?: "G" | "O";
+                                    /** @description On the SL since (YYYY-MM-DD). */
+                                    listed_since?: string;
+                                    /** @description Pharma group code of the SL group prices. */
+                                    group_code?: string;
+                                    /** @description Price of that group, CHF. */
+                                    group_price?: number;
+                                } | null;
+                            }[];
+                        } | null;
+                        /** @description The product's own packs with their prices. */
+                        pack_prices: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                        }[];
+                        /** @description Known interactions for the product's ATC code (open rules); null when no rule covers it. */
+                        interactions: {
+                            atc_code: string;
+                            /** @description Exact number of open rules covering the code. */
+                            total: number;
+                            /** @description Commercially licensed rules covering the code, withheld here (POST /v1/interactions/check with interactions:write). */
+                            withheld_licensed: number;
+                            /** @description The first 50, most severe first. */
+                            rules: {
+                                /** @description ATC code (any level) of the other side of the rule. */
+                                partner_code: string;
+                                partner_label: string | null;
+                                /** @description contraindicated, major, moderate or minor. */
+                                severity: string;
+                                /** @description established, probable, suspected or theoretical. */
+                                evidence: string;
+                                description: string;
+                                /** @description Licence id of the row (non-commercial rows only are listed). */
+                                licence: string;
+                                attributions: string[];
+                            }[];
+                        } | null;
+                        /** @description Adverse-event signal of the substances; null until a reporting source is ingested. */
+                        adverse_event_signal: null;
+                        /** @description Cross-country availability: active products with the same substances (or the same ATC class) per country. */
+                        availability: {
+                            country: string;
+                            count: number;
+                        }[];
+                        /** @description One entry per null section, with the reason. */
+                        unavailable: {
+                            /** @description The section's field name (snake_case in REST). */
+                            section: string;
+                            reason: string;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4063,7 +6397,419 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description Stable uuid of the product. */
+                        id: string;
+                        product_name: string;
+                        /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                        substance_name: string | null;
+                        brand: string | null;
+                        /** @description True for a generic, false for an original; null when the register does not say. */
+                        generic: boolean | null;
+                        /** @description ISO 3166-1 alpha-2 of the register. */
+                        country: string;
+                        /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                        atc_code: string | null;
+                        /** @description Where atcCode came from: the register, or derived by drugref and how; null without a code. */
+                        atc_code_source: {
+                            /** @description register (the register's own code) or derived (drugref derived it from the product's substances). */
+                            origin: string;
+                            /** @description register, or how it was derived: signature, inn_name, inn_translated, inn_salt_folded, combination or strength_route. */
+                            basis: string;
+                            /** @description 1 for the register's own code; 0.7 to 0.95 for a derived one, by basis. */
+                            confidence: number;
+                        } | null;
+                        dose_form: string | null;
+                        route: string | null;
+                        /** @description Marketing-authorisation holder. */
+                        holder: string | null;
+                        /** @description active or withdrawn. */
+                        marketing_status: string;
+                        /** @description Date of authorisation (YYYY-MM-DD). */
+                        authorised_on: string | null;
+                        /** @description Statutory reimbursement rate in percent, where the register states one. */
+                        reimbursement_rate_percent: number | null;
+                        /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
+                        dispensing_category: string | null;
+                        /** @description Generic groups the product belongs to (France: BDPM groupes génériques) with its role in each. */
+                        generic_groups: {
+                            code: string;
+                            label: string | null;
+                            /** @description princeps, generic, complementary or substitutable. */
+                            role: string;
+                        }[];
+                        /** @description Earlier names of the product (dm+d), newest first. */
+                        previous_names: {
+                            name: string;
+                            /** @description Last day the name applied (YYYY-MM-DD), where the register dates it. */
+                            until: string | null;
+                        }[];
+                        /** @description Under additional monitoring (EU black triangle, BDPM surveillance renforcée); null when the register does not say. */
+                        additional_monitoring: boolean | null;
+                        /** @description Authorisation status as the register states it (EMA: authorised, refused, withdrawn, suspended ...). */
+                        authorisation_status: string | null;
+                        /** @description True for a veterinary product (kept out of human search, found by its codes). */
+                        veterinary: boolean;
+                        /** @description Health-technology assessments the register publishes (HAS SMR / ASMR). */
+                        assessments: {
+                            /** @description smr (service médical rendu) or asmr (amélioration du SMR). */
+                            kind: string;
+                            value: string;
+                            date: string | null;
+                            text: string | null;
+                            /** @description The assessor's dossier code (HAS: CT-12345). */
+                            code: string | null;
+                            /** @description Why the assessment was made (Inscription, Renouvellement d'inscription ...). */
+                            reason: string | null;
+                            /** @description The assessment's page. */
+                            url: string | null;
+                        }[];
+                        /** @description Open by design: other register facts, keyed by their documented names (docs/ingestion.md). Other register facts by documented name (docs/ingestion.md). */
+                        attributes: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The EU central authorisation (EMA report) whose EU number the product carries; null when none is known. */
+                        central_authorisation: {
+                            /** @description Id of the EMA record (country EU). */
+                            drug_id: string;
+                            product_name: string;
+                            /** @description EU number of the product (EU/1/yy/nnn): the EMA record's, else the national record's; null when neither carries one. */
+                            eu_number: string | null;
+                            /** @description EMA procedure number (EMEA/H/C/nnnnnn). */
+                            procedure_number: string | null;
+                            /** @description authorised, refused, withdrawn, suspended ... as the EMA states it. */
+                            status: string | null;
+                            authorised_on: string | null;
+                            /** @description How the national record was linked: eu_number, ema_product_number or name_holder_substance (brand, holder and active substances, when exactly one EMA record has them). */
+                            basis: string;
+                        } | null;
+                        /** @description Active ingredients with strengths, in register order. */
+                        ingredients: {
+                            /** @description UNII, or a provisional key (name:…, bdpm:…) where the register has no UNII. */
+                            unii: string;
+                            name: string | null;
+                            /** @description UNII of the active moiety (salts and esters fold to it). */
+                            moiety_unii: string | null;
+                            strength_value: number | null;
+                            strength_unit: string | null;
+                            /** @description Strength as the register writes it. */
+                            strength_text: string | null;
+                            /** @description The therapeutic moiety with its own strength, where the register states it beside the salt (BDPM FT line). */
+                            moiety_strength: {
+                                unii: string;
+                                strength_value: number | null;
+                                strength_unit: string | null;
+                                strength_text: string | null;
+                            } | null;
+                        }[];
+                        /** @description Every identifier of the product and its packs, product-level first. */
+                        identifiers: {
+                            system: string;
+                            /** @description Normalised code as stored (digits only, or upper case). */
+                            code: string;
+                            /** @description The pack the identifier belongs to; null for product-level identifiers. */
+                            pack_id: string | null;
+                        }[];
+                        packs: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                            /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
+                            status: string | null;
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive); null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description A recall notice as the recall register published it. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                        }[];
+                        /** @description The ATC parent chain, level 1 first, ending with the product's own ATC node. */
+                        atc_chain: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                        }[];
+                        /** @description Languages of the Swiss monograph available for this product (de, fr, it). */
+                        monograph_languages: string[];
+                        /** @description Therapeutic classes the register assigns to the product (non-ATC axes). */
+                        classes: {
+                            system: string;
+                            code: string;
+                            label: string;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description The register's first change recorded in drugref: dated answers before it are unknown.
+                                 */
+                                history_starts: string | null;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                            /**
+                             * Format: date-time
+                             * @description The instant a dated answer describes; null on undated answers.
+                             */
+                            as_of: string | null;
+                            /**
+                             * Format: date-time
+                             * @description From when the dated answer's registers have a recorded history in drugref (the latest start of its sources); null when one has none.
+                             */
+                            history_starts: string | null;
+                        };
+                        /** @description The pack a lookup resolved (drugByCode only; null elsewhere). */
+                        matched_pack: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                            /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
+                            status: string | null;
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive); null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description A recall notice as the recall register published it. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                        } | null;
+                        /** @description The instant answered and the record's status then; null unless asOf was given. */
+                        as_of?: {
+                            /** @description as_of as the caller sent it. */
+                            requested: string;
+                            /**
+                             * Format: date-time
+                             * @description The instant answered: a date stands for the close of that day (UTC), never later than now.
+                             */
+                            at: string;
+                            /** @description active, withdrawn, recalled, not_yet_listed, or unknown (before the register's history in drugref starts, or no history recorded). For a lookup, the matched pack's status; else the product's. */
+                            status: string;
+                            /** @description Why: delisted (no longer in the register), marketing_status, product_withdrawn, product_delisted, recall, not_listed, before_history, no_history; null when active. */
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive), as recorded in drugref's change log; null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description The recall notice behind a recalled status. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When drugref recorded the version of the record shown: at or before `at` when it was listed then, else its nearest listed version (the last before, or the first after).
+                             */
+                            recorded_at: string | null;
+                        } | null;
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4127,7 +6873,419 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description Stable uuid of the product. */
+                        id: string;
+                        product_name: string;
+                        /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                        substance_name: string | null;
+                        brand: string | null;
+                        /** @description True for a generic, false for an original; null when the register does not say. */
+                        generic: boolean | null;
+                        /** @description ISO 3166-1 alpha-2 of the register. */
+                        country: string;
+                        /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                        atc_code: string | null;
+                        /** @description Where atcCode came from: the register, or derived by drugref and how; null without a code. */
+                        atc_code_source: {
+                            /** @description register (the register's own code) or derived (drugref derived it from the product's substances). */
+                            origin: string;
+                            /** @description register, or how it was derived: signature, inn_name, inn_translated, inn_salt_folded, combination or strength_route. */
+                            basis: string;
+                            /** @description 1 for the register's own code; 0.7 to 0.95 for a derived one, by basis. */
+                            confidence: number;
+                        } | null;
+                        dose_form: string | null;
+                        route: string | null;
+                        /** @description Marketing-authorisation holder. */
+                        holder: string | null;
+                        /** @description active or withdrawn. */
+                        marketing_status: string;
+                        /** @description Date of authorisation (YYYY-MM-DD). */
+                        authorised_on: string | null;
+                        /** @description Statutory reimbursement rate in percent, where the register states one. */
+                        reimbursement_rate_percent: number | null;
+                        /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
+                        dispensing_category: string | null;
+                        /** @description Generic groups the product belongs to (France: BDPM groupes génériques) with its role in each. */
+                        generic_groups: {
+                            code: string;
+                            label: string | null;
+                            /** @description princeps, generic, complementary or substitutable. */
+                            role: string;
+                        }[];
+                        /** @description Earlier names of the product (dm+d), newest first. */
+                        previous_names: {
+                            name: string;
+                            /** @description Last day the name applied (YYYY-MM-DD), where the register dates it. */
+                            until: string | null;
+                        }[];
+                        /** @description Under additional monitoring (EU black triangle, BDPM surveillance renforcée); null when the register does not say. */
+                        additional_monitoring: boolean | null;
+                        /** @description Authorisation status as the register states it (EMA: authorised, refused, withdrawn, suspended ...). */
+                        authorisation_status: string | null;
+                        /** @description True for a veterinary product (kept out of human search, found by its codes). */
+                        veterinary: boolean;
+                        /** @description Health-technology assessments the register publishes (HAS SMR / ASMR). */
+                        assessments: {
+                            /** @description smr (service médical rendu) or asmr (amélioration du SMR). */
+                            kind: string;
+                            value: string;
+                            date: string | null;
+                            text: string | null;
+                            /** @description The assessor's dossier code (HAS: CT-12345). */
+                            code: string | null;
+                            /** @description Why the assessment was made (Inscription, Renouvellement d'inscription ...). */
+                            reason: string | null;
+                            /** @description The assessment's page. */
+                            url: string | null;
+                        }[];
+                        /** @description Open by design: other register facts, keyed by their documented names (docs/ingestion.md). Other register facts by documented name (docs/ingestion.md). */
+                        attributes: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description The EU central authorisation (EMA report) whose EU number the product carries; null when none is known. */
+                        central_authorisation: {
+                            /** @description Id of the EMA record (country EU). */
+                            drug_id: string;
+                            product_name: string;
+                            /** @description EU number of the product (EU/1/yy/nnn): the EMA record's, else the national record's; null when neither carries one. */
+                            eu_number: string | null;
+                            /** @description EMA procedure number (EMEA/H/C/nnnnnn). */
+                            procedure_number: string | null;
+                            /** @description authorised, refused, withdrawn, suspended ... as the EMA states it. */
+                            status: string | null;
+                            authorised_on: string | null;
+                            /** @description How the national record was linked: eu_number, ema_product_number or name_holder_substance (brand, holder and active substances, when exactly one EMA record has them). */
+                            basis: string;
+                        } | null;
+                        /** @description Active ingredients with strengths, in register order. */
+                        ingredients: {
+                            /** @description UNII, or a provisional key (name:…, bdpm:…) where the register has no UNII. */
+                            unii: string;
+                            name: string | null;
+                            /** @description UNII of the active moiety (salts and esters fold to it). */
+                            moiety_unii: string | null;
+                            strength_value: number | null;
+                            strength_unit: string | null;
+                            /** @description Strength as the register writes it. */
+                            strength_text: string | null;
+                            /** @description The therapeutic moiety with its own strength, where the register states it beside the salt (BDPM FT line). */
+                            moiety_strength: {
+                                unii: string;
+                                strength_value: number | null;
+                                strength_unit: string | null;
+                                strength_text: string | null;
+                            } | null;
+                        }[];
+                        /** @description Every identifier of the product and its packs, product-level first. */
+                        identifiers: {
+                            system: string;
+                            /** @description Normalised code as stored (digits only, or upper case). */
+                            code: string;
+                            /** @description The pack the identifier belongs to; null for product-level identifiers. */
+                            pack_id: string | null;
+                        }[];
+                        packs: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                            /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
+                            status: string | null;
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive); null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description A recall notice as the recall register published it. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                        }[];
+                        /** @description The ATC parent chain, level 1 first, ending with the product's own ATC node. */
+                        atc_chain: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                        }[];
+                        /** @description Languages of the Swiss monograph available for this product (de, fr, it). */
+                        monograph_languages: string[];
+                        /** @description Therapeutic classes the register assigns to the product (non-ATC axes). */
+                        classes: {
+                            system: string;
+                            code: string;
+                            label: string;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description The register's first change recorded in drugref: dated answers before it are unknown.
+                                 */
+                                history_starts: string | null;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                            /**
+                             * Format: date-time
+                             * @description The instant a dated answer describes; null on undated answers.
+                             */
+                            as_of: string | null;
+                            /**
+                             * Format: date-time
+                             * @description From when the dated answer's registers have a recorded history in drugref (the latest start of its sources); null when one has none.
+                             */
+                            history_starts: string | null;
+                        };
+                        /** @description The pack a lookup resolved (drugByCode only; null elsewhere). */
+                        matched_pack: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            marketing_status: string;
+                            identifiers: {
+                                system: string;
+                                /** @description Normalised code as stored (digits only, or upper case). */
+                                code: string;
+                                /** @description First and last day the code applies (YYYY-MM-DD), where the register dates it (dm+d GTINs). */
+                                valid_from: string | null;
+                                valid_to: string | null;
+                                /** @description True for a code the register has replaced; it still resolves. */
+                                previous: boolean;
+                            }[];
+                            prices: {
+                                /** @description public, ex_factory, reimbursed, list, tariff or group; list_previous and tariff_previous are the prices those replaced on their validFrom. */
+                                kind: string;
+                                amount: number;
+                                /** @description ISO 4217. */
+                                currency: string;
+                                valid_from: string | null;
+                            }[];
+                            /** @description Swiss Spezialitätenliste entry (listed, capped price, co-insurance, limitation with codes, group price); null outside the SL. */
+                            sl: {
+                                /** @description On the SL. */
+                                listed: boolean;
+                                /** @description Capped public price, CHF. */
+                                public_price?: number;
+                                /** @description Capped ex-factory price, CHF. */
+                                ex_factory_price?: number;
+                                /** @description Co-insurance share in percent (10, 20 or 40). */
+                                coinsurance_percent?: number;
+                                limitation?: {
+                                    /** @description All limitation texts joined. */
+                                    text: string;
+                                    /** @description Limitation points of the pack. */
+                                    points?: number;
+                                } | null;
+                                limitations?: {
+                                    /** @description BAG limitation code, e.g. ALFACALCIDOL.01. */
+                                    code?: string;
+                                    /** @description DIA, PKT, KOM … */
+                                    type?: string;
+                                    /** @description Points or amount. */
+                                    value?: number;
+                                    /** @description Limitation level (IP, IA …). */
+                                    niveau?: string;
+                                    /** @description Limitation text. */
+                                    text: string;
+                                    /**
+                                     * @description Attached to the whole preparation or to this pack.
+                                     * @enum {string}
+                                     */
+                                    level: "preparation" | "pack";
+                                    /** @description Valid from (YYYY-MM-DD). */
+                                    valid_from?: string;
+                                }[];
+                                /**
+                                 * @description Generic or original.
+                                 * @enum {string}
+                                 */
+                                flag?: "G" | "O";
+                                /** @description On the SL since (YYYY-MM-DD). */
+                                listed_since?: string;
+                                /** @description Pharma group code of the SL group prices. */
+                                group_code?: string;
+                                /** @description Price of that group, CHF. */
+                                group_price?: number;
+                            } | null;
+                            /** @description Dispensing category of the pack as its register names it (Swissmedic A-E; UK POM/P/GSL/CD). */
+                            dispensing_category: string | null;
+                            /** @description Swiss narcotics list (BetmVV-EDI a-f) of the pack, when it is on one. */
+                            narcotic_list: string | null;
+                            /** @description Availability restriction as the register states it (dm+d: special_order ...). */
+                            availability: string | null;
+                            /** @description Drug Tariff payment category of the pack as dm+d names it (Part VIIIA Category A, Part VIIIA Category C, Part IX ...). */
+                            tariff_category: string | null;
+                            /** @description Every source describing this pack, the representative's first. */
+                            sources: string[];
+                            /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
+                            status: string | null;
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive); null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description A recall notice as the recall register published it. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                        } | null;
+                        /** @description The instant answered and the record's status then; null unless asOf was given. */
+                        as_of?: {
+                            /** @description as_of as the caller sent it. */
+                            requested: string;
+                            /**
+                             * Format: date-time
+                             * @description The instant answered: a date stands for the close of that day (UTC), never later than now.
+                             */
+                            at: string;
+                            /** @description active, withdrawn, recalled, not_yet_listed, or unknown (before the register's history in drugref starts, or no history recorded). For a lookup, the matched pack's status; else the product's. */
+                            status: string;
+                            /** @description Why: delisted (no longer in the register), marketing_status, product_withdrawn, product_delisted, recall, not_listed, before_history, no_history; null when active. */
+                            status_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status began (inclusive), as recorded in drugref's change log; null when unknown.
+                             */
+                            status_since: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the status ended (exclusive); null while it still holds.
+                             */
+                            status_until: string | null;
+                            /** @description The recall notice behind a recalled status. */
+                            recall: {
+                                source: string;
+                                /** @description The notice's key in its register. */
+                                key: string;
+                                /** @description The register's publication date (YYYY-MM-DD). */
+                                published_on: string | null;
+                                reason: string | null;
+                                level: string | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When drugref recorded the version of the record shown: at or before `at` when it was listed then, else its nearest listed version (the last before, or the first after).
+                             */
+                            recorded_at: string | null;
+                        } | null;
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4186,7 +7344,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description UNII, or a provisional key (name:…, bdpm:…) where no register gave a UNII. */
+                        unii: string;
+                        /** @description Preferred (INN) name. */
+                        name: string;
+                        /** @description Open by design: vocabulary or language (inn, usan, rxnorm, de, fr …) to the name there. Names in other vocabularies: inn, usan, ban, jan, rxnorm, mesh, de, fr, it … */
+                        names: {
+                            [key: string]: string;
+                        };
+                        /** @description True when unii is a provisional key rather than an FDA UNII. */
+                        provisional: boolean;
+                        /** @description UNII of the active moiety (the substance itself when it is one). */
+                        moiety_unii: string;
+                        /** @description The active moiety's record when this substance is a salt or ester; null for a moiety. */
+                        moiety: {
+                            /** @description UNII, or a provisional key (name:…, bdpm:…) where no register gave a UNII. */
+                            unii: string;
+                            /** @description Preferred (INN) name. */
+                            name: string;
+                        } | null;
+                        /** @description Salts and esters that fold to this moiety. */
+                        salts: {
+                            unii: string;
+                            name: string;
+                        }[];
+                        formula: string | null;
+                        smiles: string | null;
+                        inchikey: string | null;
+                        rxcui: string | null;
+                        /** @description WHO ATC classes of the substance. */
+                        atc_classes: {
+                            /** @description ATC code, upper case (e.g. N02BE01). */
+                            code: string;
+                            /** @description WHO English label. */
+                            name: string;
+                            /** @description 1 (anatomical main group) to 5 (chemical substance). */
+                            level: number;
+                        }[];
+                        /** @description Classes on the other axes (epc, moa, pe, cs, mesh_pa). */
+                        classes: {
+                            system: string;
+                            code: string;
+                            label: string;
+                        }[];
+                        /** @description Exact number of products whose ingredients fold to the same moiety. */
+                        drug_count: number;
+                        /** @description Jurisdictions where such products are registered. */
+                        markets: string[];
+                        /** @description The first 50 of those products, by country and name. */
+                        drugs: {
+                            /** @description Stable uuid of the product. */
+                            id: string;
+                            product_name: string;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
+                            country: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            brand: string | null;
+                            dose_form: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                        }[];
+                        /** @description The cross-register identity this substance key is linked to (null before any ingest linked it). */
+                        identity: {
+                            /** @description A moiety UNII, or inn:<normalised name> where no source gives a UNII; null when ambiguous. */
+                            key: string | null;
+                            /** @description linked, or ambiguous (the names point to several UNIIs: not linked, see candidates). */
+                            status: string;
+                            /** @description unii (the key is a UNII), inn_name (exact normalised INN name), curated (a curated synonym such as acetaminophen/paracetamol), salt_folded (salt, ester or hydrate words removed). */
+                            basis: string | null;
+                            /** @description 1.0 unii, 0.9 inn_name, 0.85 curated, 0.8 salt_folded. */
+                            confidence: number | null;
+                            /** @description The normalised INN name the link rests on. */
+                            normalised_name: string | null;
+                            /** @description The register names that produced the link. */
+                            names: string[];
+                            /** @description UNII substances whose names matched. */
+                            evidence: string[];
+                            /** @description When ambiguous: the moiety UNIIs the names point to. */
+                            candidates: string[];
+                        } | null;
+                        /** @description Every substance key of any register linked to the same identity, this one included. */
+                        links: {
+                            /** @description UNII or provisional key (name:…, bdpm:…). */
+                            key: string;
+                            name: string;
+                            source: string;
+                            provisional: boolean;
+                            basis: string;
+                            confidence: number;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4245,7 +7513,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description The name as asked. */
+                        query: string;
+                        /** @description name (preferred name), synonym (a name in another vocabulary) or similar (closest trigram match). */
+                        matched_by: string;
+                        unii: string;
+                        name: string;
+                        /** @description Open by design: vocabulary or language (inn, usan, rxnorm, de, fr …) to the name there. */
+                        names: {
+                            [key: string]: string;
+                        };
+                        provisional: boolean;
+                        moiety_unii: string;
+                        /** @description Cross-vocabulary codes of a substance. */
+                        codes: {
+                            unii: string;
+                            rxcui: string | null;
+                            inchikey: string | null;
+                            atc: string[];
+                        };
+                        /** @description The chemical structure of a substance, where the register gives one. */
+                        structure: {
+                            formula: string | null;
+                            smiles: string | null;
+                            inchikey: string | null;
+                        };
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4316,7 +7627,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        inputs: {
+                            /** @description Position of the reference in the request list. */
+                            index: number;
+                            reference: string;
+                            resolved: boolean;
+                            /** @description id, a code system (gtin, pharmacode, ...), unii, rxcui, atc, atc_class, substance_name, inn_name, atc_name or product_name. */
+                            matched_by: string | null;
+                            label: string | null;
+                            substances: {
+                                unii: string;
+                                name: string;
+                            }[];
+                            /** @description Level-5 ATC codes of the active moieties. */
+                            atc_codes: string[];
+                            /** @description What the reference met: each product, substance or ATC node with the codes it gave. */
+                            matches: {
+                                /** @description product, substance or atc. */
+                                kind: string;
+                                /** @description Product uuid, substance key (UNII or provisional key) or ATC code. */
+                                id: string;
+                                name: string;
+                                /** @description The level-5 ATC codes it gave (for a brand without a code of its own: its substances' codes). */
+                                atc_codes: string[];
+                            }[];
+                            /** @description Why it did not resolve. */
+                            reason: string | null;
+                        }[];
+                        /** @description Indexes of inputs that did not resolve. */
+                        unresolved: number[];
+                        /** @description Unique sorted ATC code pairs checked. */
+                        pairs_checked: number;
+                        interactions: {
+                            /** @description The pair of level-5 ATC codes, sorted. */
+                            atc_codes: string[];
+                            /** @description Input indexes on each side of the pair. */
+                            inputs: number[][];
+                            /** @description The stored rule: its key and ATC codes (a shorter code is a class rule). */
+                            rule: {
+                                key: string;
+                                a: string;
+                                b: string;
+                            };
+                            /** @description contraindicated, major, moderate or minor. */
+                            severity: string;
+                            /** @description established, probable, suspected or theoretical. */
+                            evidence: string;
+                            description: string;
+                            /** @description True for a commercially licensed row (carries mechanism and management). */
+                            commercial: boolean;
+                            licence: string;
+                            attributions: string[];
+                            mechanism: string | null;
+                            management: string | null;
+                            source: string;
+                            /** @description The data set's own ids of the two drugs (system ddinter: DDInter ids), each with the ATC code it was matched to. */
+                            cross_references: {
+                                system: string;
+                                code: string;
+                                atc: string;
+                                name: string | null;
+                            }[];
+                            /** @description The data set's classification of the interaction (pharmacokinetic, pharmacodynamic ...), where it has one. */
+                            interaction_type: string | null;
+                        }[];
+                        /** @description Commercially licensed rows withheld from this answer. */
+                        locked: {
+                            count: number;
+                            /** @description plan_does_not_include or no_credit_left; null when nothing was withheld. */
+                            why: string | null;
+                        };
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4416,7 +7815,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description ok, caution or contraindicated: the worst reason. */
+                        decision: string;
+                        reasons: {
+                            /** @description interaction, allergy, class_allergy, pregnancy, renal, condition, age, sex, duplicate_therapy or unresolved. */
+                            kind: string;
+                            /** @description contraindicated, caution or info. */
+                            level: string;
+                            /** @description Index in `proposed` of the drug concerned (-1 for an unresolved current medication or allergy). */
+                            proposed_index: number;
+                            atc_code: string | null;
+                            message: string;
+                            /** @description What the drug met: an ATC rule code, `current[i]`, `proposed[i]` or `allergies[i]`. */
+                            related: string | null;
+                        }[];
+                        proposed: {
+                            /** @description Position of the reference in the request list. */
+                            index: number;
+                            reference: string;
+                            resolved: boolean;
+                            /** @description id, a code system (gtin, pharmacode, ...), unii, rxcui, atc, atc_class, substance_name, inn_name, atc_name or product_name. */
+                            matched_by: string | null;
+                            label: string | null;
+                            substances: {
+                                unii: string;
+                                name: string;
+                            }[];
+                            /** @description Level-5 ATC codes of the active moieties. */
+                            atc_codes: string[];
+                            /** @description What the reference met: each product, substance or ATC node with the codes it gave. */
+                            matches: {
+                                /** @description product, substance or atc. */
+                                kind: string;
+                                /** @description Product uuid, substance key (UNII or provisional key) or ATC code. */
+                                id: string;
+                                name: string;
+                                /** @description The level-5 ATC codes it gave (for a brand without a code of its own: its substances' codes). */
+                                atc_codes: string[];
+                            }[];
+                            /** @description Why it did not resolve. */
+                            reason: string | null;
+                        }[];
+                        current: {
+                            /** @description Position of the reference in the request list. */
+                            index: number;
+                            reference: string;
+                            resolved: boolean;
+                            /** @description id, a code system (gtin, pharmacode, ...), unii, rxcui, atc, atc_class, substance_name, inn_name, atc_name or product_name. */
+                            matched_by: string | null;
+                            label: string | null;
+                            substances: {
+                                unii: string;
+                                name: string;
+                            }[];
+                            /** @description Level-5 ATC codes of the active moieties. */
+                            atc_codes: string[];
+                            /** @description What the reference met: each product, substance or ATC node with the codes it gave. */
+                            matches: {
+                                /** @description product, substance or atc. */
+                                kind: string;
+                                /** @description Product uuid, substance key (UNII or provisional key) or ATC code. */
+                                id: string;
+                                name: string;
+                                /** @description The level-5 ATC codes it gave (for a brand without a code of its own: its substances' codes). */
+                                atc_codes: string[];
+                            }[];
+                            /** @description Why it did not resolve. */
+                            reason: string | null;
+                        }[];
+                        allergies: {
+                            /** @description Position of the reference in the request list. */
+                            index: number;
+                            reference: string;
+                            resolved: boolean;
+                            /** @description id, a code system (gtin, pharmacode, ...), unii, rxcui, atc, atc_class, substance_name, inn_name, atc_name or product_name. */
+                            matched_by: string | null;
+                            label: string | null;
+                            substances: {
+                                unii: string;
+                                name: string;
+                            }[];
+                            /** @description Level-5 ATC codes of the active moieties. */
+                            atc_codes: string[];
+                            /** @description What the reference met: each product, substance or ATC node with the codes it gave. */
+                            matches: {
+                                /** @description product, substance or atc. */
+                                kind: string;
+                                /** @description Product uuid, substance key (UNII or provisional key) or ATC code. */
+                                id: string;
+                                name: string;
+                                /** @description The level-5 ATC codes it gave (for a brand without a code of its own: its substances' codes). */
+                                atc_codes: string[];
+                            }[];
+                            /** @description Why it did not resolve. */
+                            reason: string | null;
+                        }[];
+                        /** @description Interaction rows between a proposed drug and any other drug, licensed texts included. */
+                        interactions: {
+                            /** @description The pair of level-5 ATC codes, sorted. */
+                            atc_codes: string[];
+                            /** @description Input indexes on each side of the pair. */
+                            inputs: number[][];
+                            /** @description The stored rule: its key and ATC codes (a shorter code is a class rule). */
+                            rule: {
+                                key: string;
+                                a: string;
+                                b: string;
+                            };
+                            /** @description contraindicated, major, moderate or minor. */
+                            severity: string;
+                            /** @description established, probable, suspected or theoretical. */
+                            evidence: string;
+                            description: string;
+                            /** @description True for a commercially licensed row (carries mechanism and management). */
+                            commercial: boolean;
+                            licence: string;
+                            attributions: string[];
+                            mechanism: string | null;
+                            management: string | null;
+                            source: string;
+                            /** @description The data set's own ids of the two drugs (system ddinter: DDInter ids), each with the ATC code it was matched to. */
+                            cross_references: {
+                                system: string;
+                                code: string;
+                                atc: string;
+                                name: string | null;
+                            }[];
+                            /** @description The data set's classification of the interaction (pharmacokinetic, pharmacodynamic ...), where it has one. */
+                            interaction_type: string | null;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                        /** @description Signed no-retention receipt: a compact JWS (EdDSA) over the SHA-256 of the request body as received; verify with /.well-known/jwks.json. */
+                        receipt: string;
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4470,7 +8018,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        query: string;
+                        resolved: {
+                            matched_by: string | null;
+                            label: string | null;
+                            /** @description The substance-level ATC code(s) the overview covers. */
+                            atc_codes: string[];
+                        };
+                        /** @description One entry per market with products of the substance. */
+                        markets: {
+                            country: string;
+                            /** @description per_ddd, per_unit, per_pack or none: how far prices could be normalised. */
+                            basis: string;
+                            /** @description Active packs of single-substance products. */
+                            packs: number;
+                            /** @description Packs that reached the market's basis (the median is over these). */
+                            priced_packs: number;
+                            /** @description Local currency of the prices. */
+                            currency: string | null;
+                            /** @description Median price per DDD in USD; only with basis per_ddd. */
+                            price_per_ddd_usd: number | null;
+                            /** @description Median price per unit in USD; only with basis per_unit. */
+                            unit_price_usd: number | null;
+                            /** @description Median pack price in USD; only with basis per_pack. */
+                            pack_price_usd: number | null;
+                            /** @description Each active single-substance pack the market's figure is drawn from, with its own price per DDD (REST: detail=packs). */
+                            pack_prices?: {
+                                pack_id: string;
+                                product_id: string;
+                                product_name: string;
+                                description: string;
+                                /** @description The source that describes the pack. */
+                                source: string;
+                                /** @description One pack's price per DDD, or why it stopped short, with what it was computed from. */
+                                pricing: {
+                                    /** @description per_ddd, per_unit, per_pack or none: how far this pack's price could be normalised. */
+                                    basis: string;
+                                    /** @description Price per DDD in USD; only with basis per_ddd. */
+                                    price_per_ddd_usd: number | null;
+                                    /** @description Defined daily doses in the pack; only with basis per_ddd. */
+                                    ddds: number | null;
+                                    /** @description Price per unit (tablet, ml ...) in USD, where the pack counts units. */
+                                    unit_price_usd: number | null;
+                                    /** @description The pack's price in USD. */
+                                    pack_price_usd: number | null;
+                                    /** @description Why the pack stopped short of per_ddd (a code of the reasons table); null when it did not. */
+                                    reason: string | null;
+                                    /** @description The reason's sentence. */
+                                    reason_text: string | null;
+                                    /** @description Kind of the price used (public, list, tariff, reimbursed, ex_factory: the first the pack has in that order). */
+                                    price_kind: string | null;
+                                    /** @description The price used, in its own currency. */
+                                    price_amount: number | null;
+                                    price_currency: string | null;
+                                    /** @description Which strength was counted: moiety (the register's moiety strength), substance (not a salt), salt_ddd (WHO's DDD is of the salt), salt_converted (salt mass times its moiety fraction) or salt_unconverted. */
+                                    strength_basis: string;
+                                    /** @description Why that strength basis, in a sentence. */
+                                    strength_basis_why: string;
+                                };
+                            }[];
+                        }[];
+                        fx: {
+                            /** @description Reference date of the rates. */
+                            date: string | null;
+                            source: string | null;
+                            /** @description Rates are units per 1 EUR. */
+                            base: string;
+                            rates: {
+                                currency: string;
+                                per_eur: number;
+                            }[];
+                        };
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4541,7 +8178,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        pack: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            product_id: string;
+                            product_name: string;
+                            atc_code: string | null;
+                            generic: boolean | null;
+                            strength: string | null;
+                            /** @description SL flag: O (original) or G (generic). */
+                            sl_flag: string | null;
+                        };
+                        listed: boolean;
+                        /** @description reimbursable, reimbursable_with_limitation or not_listed. */
+                        status: string;
+                        quantity: number;
+                        /** @description Capped public price per pack (SL), CHF. */
+                        public_price_chf: number | null;
+                        ex_factory_price_chf: number | null;
+                        total_public_price_chf: number | null;
+                        listed_since: string | null;
+                        limitation: {
+                            limited: boolean;
+                            text: string | null;
+                            /** @description Limitation points, where the SL entry gives them. */
+                            points: number | null;
+                        };
+                        coinsurance: {
+                            /** @description 10 or 40 (Selbstbehalt). */
+                            percent: number;
+                            /** @description sl_entry (stated by the SL) or default (KVG Art. 64: 10 %). */
+                            basis: string;
+                            /** @description Patient share of the total public price. */
+                            amount_chf: number | null;
+                        } | null;
+                        /** @description Medical-aid path (LiMA / MiGeL). */
+                        lima: {
+                            applicable: boolean;
+                            reason: string | null;
+                        };
+                        /** @description Case-by-case cost approval (Art. 71a–71d KVV). */
+                        off_label_path: {
+                            applicable: boolean;
+                            rule: string | null;
+                        };
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4603,7 +8304,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        pack: {
+                            id: string;
+                            description: string;
+                            units: number | null;
+                            unit: string | null;
+                            product_id: string;
+                            product_name: string;
+                            atc_code: string | null;
+                            generic: boolean | null;
+                            strength: string | null;
+                            /** @description SL flag: O (original) or G (generic). */
+                            sl_flag: string | null;
+                        };
+                        listed: boolean;
+                        quantity: number;
+                        public_price_chf: number | null;
+                        coinsurance_percent: number | null;
+                        /** @description Cheapest first. */
+                        substitutes: {
+                            pack: {
+                                id: string;
+                                description: string;
+                                units: number | null;
+                                unit: string | null;
+                                product_id: string;
+                                product_name: string;
+                                atc_code: string | null;
+                                generic: boolean | null;
+                                strength: string | null;
+                                /** @description SL flag: O (original) or G (generic). */
+                                sl_flag: string | null;
+                            };
+                            public_price_chf: number;
+                            coinsurance_percent: number;
+                            saving_per_pack_chf: number;
+                            saving_total_chf: number;
+                            /** @description Patient co-insurance saved per pack (reference share minus substitute share), CHF. */
+                            coinsurance_delta_per_pack_chf: number;
+                        }[];
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4651,41 +8409,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        tier: "developer" | "pro" | "starter" | "growth" | "enterprise";
-                        /** @description The monthly window, then the daily one (UTC). The tighter window decides what is left. */
+                        tier: string;
                         windows: {
-                            /** @enum {string} */
-                            window?: "monthly" | "daily";
-                            used?: number;
-                            /** @description Null: the tier has no cap in this window. */
-                            limit?: number | null;
-                            remaining?: number | null;
-                            /** Format: date-time */
-                            resets?: string;
+                            /** @description monthly or daily. */
+                            window: string;
+                            /** @description Requests counted in the window so far, this one included. */
+                            used: number;
+                            /** @description The window's cap; null when the tier has none. */
+                            limit: number | null;
+                            /** @description Requests left in the window; null when the tier has no cap. */
+                            remaining: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the window starts again.
+                             */
+                            resets: string;
                         }[];
+                        /** @description The AI answer allowance of the current month. */
                         ai: {
-                            answers_used?: number;
-                            answers_left?: number;
-                            pack_credits?: number;
+                            answers_used: number;
+                            /** @description Answers of the monthly allowance still open. */
+                            answers_left: number;
+                            /** @description Prepaid pack answers, used once the monthly allowance is spent. */
+                            pack_credits: number;
                         };
-                        /** @description This month's requests per key (active keys, and revoked keys used this month), then the console's lookups as prefix "console" with last4 null. */
                         keys: {
-                            prefix?: string;
-                            last4?: string | null;
-                            requests?: number;
+                            prefix: string;
+                            last4: string | null;
+                            requests: number;
                         }[];
                         /** @description Each day of the current month so far. */
                         daily: {
-                            /** Format: date */
-                            date?: string;
-                            requests?: number;
+                            /** @description YYYY-MM-DD. */
+                            date: string;
+                            requests: number;
                         }[];
+                        /** @description When the figures were read; windows and days are UTC. */
                         _meta: {
                             /** Format: date-time */
-                            generated_at?: string;
-                            /** @enum {string} */
-                            time_zone?: "UTC";
+                            generated_at: string;
+                            time_zone: string;
                         };
                     };
                 };
@@ -4734,7 +8497,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description The CDS Hooks services drugref offers (the discovery document). */
+                        services: {
+                            id: string;
+                            /** @description order-select or order-sign. */
+                            hook: string;
+                            title: string;
+                            description: string;
+                            /** @description Open by design: prefetch key to FHIR query template. Prefetch key → FHIR query template. */
+                            prefetch: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -4815,7 +8591,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        cards: {
+                            uuid: string;
+                            /** @description Under 140 characters. */
+                            summary: string;
+                            /** @description GitHub-flavoured Markdown. */
+                            detail: string;
+                            /** @description info, warning or critical. */
+                            indicator: string;
+                            source: {
+                                label: string;
+                                url?: string;
+                                topic?: {
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                };
+                            };
+                            suggestions?: {
+                                label: string;
+                                uuid: string;
+                                isRecommended: boolean;
+                                actions: {
+                                    /** @description create or delete. */
+                                    type: string;
+                                    description: string;
+                                    /** @description Open by design: the FHIR resource to create (a MedicationRequest). The FHIR resource to create. */
+                                    resource?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description The draft order to delete, e.g. MedicationRequest/123. */
+                                    resourceId?: string;
+                                }[];
+                            }[];
+                            /** @description at-most-one when there are suggestions. */
+                            selectionBehavior?: string;
+                            overrideReasons?: {
+                                system: string;
+                                code: string;
+                                display?: string;
+                            }[];
+                        }[];
+                        /** @description drugref's facts: the decision, the data sets used, a notice, the receipt. */
+                        extension: {
+                            /** @description ok, caution (a warning card, or orders not screened) or contraindicated (a critical card). */
+                            "drugref.decision": string;
+                            "drugref.sources": {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            "drugref.notice"?: string;
+                            /** @description Signed no-retention receipt (compact JWS, EdDSA); verify with /.well-known/jwks.json. */
+                            "drugref.receipt": string;
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4885,7 +8724,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "CapabilityStatement";
+                        /** @enum {string} */
+                        status: "active";
+                        /** Format: date-time */
+                        date: string;
+                        publisher?: string;
+                        /** @enum {string} */
+                        kind: "instance";
+                        software?: {
+                            name: string;
+                        };
+                        implementation?: {
+                            description: string;
+                        };
+                        instantiates?: string[];
+                        /** @constant */
+                        fhirVersion: "4.0.1";
+                        format: string[];
+                        rest: {
+                            /** @enum {string} */
+                            mode: "server";
+                            security?: {
+                                description: string;
+                            };
+                            resource: {
+                                /** @description CodeSystem, ValueSet or ConceptMap. */
+                                type: string;
+                                operation: {
+                                    name: string;
+                                    definition: string;
+                                }[];
+                            }[];
+                        }[];
+                    } | {
+                        /** @constant */
+                        resourceType: "TerminologyCapabilities";
+                        /** @enum {string} */
+                        status: "active";
+                        /** Format: date-time */
+                        date: string;
+                        publisher?: string;
+                        /** @enum {string} */
+                        kind: "instance";
+                        software?: {
+                            name: string;
+                        };
+                        implementation?: {
+                            description: string;
+                        };
+                        codeSystem: {
+                            uri: string;
+                            version: {
+                                /** @description The last confirmed sync of its registers; absent before the first. */
+                                code?: string;
+                                isDefault: boolean;
+                                language?: string[];
+                                property?: string[];
+                            }[];
+                            subsumption?: boolean;
+                        }[];
+                        expansion?: {
+                            hierarchical?: boolean;
+                            paging?: boolean;
+                            incomplete?: boolean;
+                            textFilter?: string;
+                        };
+                        codeSearch?: string;
+                        validateCode?: {
+                            translations?: boolean;
+                        };
+                        translation?: {
+                            needsMap?: boolean;
+                        };
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -4894,7 +8808,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -4903,7 +8840,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -4934,7 +8894,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -4943,7 +8907,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -4952,7 +8939,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -4961,7 +8971,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -4970,7 +9003,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -4979,7 +9035,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -4988,7 +9067,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5035,7 +9137,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5044,7 +9150,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5053,7 +9182,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5062,7 +9214,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5071,7 +9246,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5080,7 +9278,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5089,7 +9310,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5124,7 +9368,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5133,7 +9381,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5142,7 +9413,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5151,7 +9445,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5160,7 +9477,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5169,7 +9509,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5178,7 +9541,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5225,7 +9611,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5234,7 +9624,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5243,7 +9656,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5252,7 +9688,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5261,7 +9720,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5270,7 +9752,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5279,7 +9784,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5316,7 +9844,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5325,7 +9857,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5334,7 +9889,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5343,7 +9921,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5352,7 +9953,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5361,7 +9985,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5370,7 +10017,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5417,7 +10087,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5426,7 +10100,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5435,7 +10132,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5444,7 +10164,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5453,7 +10196,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5462,7 +10228,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5471,7 +10260,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5504,7 +10316,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5513,7 +10329,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5522,7 +10361,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5531,7 +10393,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5540,7 +10425,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5549,7 +10457,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5558,7 +10489,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5605,7 +10559,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "Parameters";
+                        parameter: components["schemas"]["FhirParameter"][];
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5614,7 +10572,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5623,7 +10604,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5632,7 +10636,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5641,7 +10668,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5650,7 +10700,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5659,7 +10732,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5696,7 +10792,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "ValueSet";
+                        /** @description The implicit value set expanded. */
+                        url: string;
+                        /** @description Version of its code system (the last confirmed sync). */
+                        version?: string;
+                        /** @enum {string} */
+                        status: "active";
+                        expansion: {
+                            /** @description urn:uuid of this expansion. */
+                            identifier: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            offset: number;
+                            /** @description The filter, count, offset and displayLanguage applied. */
+                            parameter: components["schemas"]["FhirParameter"][];
+                            /** @description Absent when nothing matched. */
+                            contains?: {
+                                system: string;
+                                code: string;
+                                display: string;
+                                /** @constant */
+                                inactive?: true;
+                                designation?: {
+                                    language: string;
+                                    value: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5705,7 +10831,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5714,7 +10863,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5723,7 +10895,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5732,7 +10927,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5741,7 +10959,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5750,7 +10991,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5797,7 +11061,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/fhir+json": Record<string, never>;
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "ValueSet";
+                        /** @description The implicit value set expanded. */
+                        url: string;
+                        /** @description Version of its code system (the last confirmed sync). */
+                        version?: string;
+                        /** @enum {string} */
+                        status: "active";
+                        expansion: {
+                            /** @description urn:uuid of this expansion. */
+                            identifier: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            offset: number;
+                            /** @description The filter, count, offset and displayLanguage applied. */
+                            parameter: components["schemas"]["FhirParameter"][];
+                            /** @description Absent when nothing matched. */
+                            contains?: {
+                                system: string;
+                                code: string;
+                                display: string;
+                                /** @constant */
+                                inactive?: true;
+                                designation?: {
+                                    language: string;
+                                    value: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5806,7 +11100,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
@@ -5815,7 +11132,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Nothing found. */
@@ -5824,7 +11164,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
@@ -5833,7 +11196,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Request understood and refused (`validation`). */
@@ -5842,7 +11228,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -5851,7 +11260,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
                 };
             };
         };
@@ -5932,12 +11364,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: Record<string, never> | null;
-                        errors?: Record<string, never>[];
+                        /** @description Open by design: the fields the query selected, as the public view (GET /v1/graphql) types them. */
+                        data: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description Field errors; the fields at fault are null in `data`. */
+                        errors?: {
+                            message: string;
+                            locations?: {
+                                line: number;
+                                column: number;
+                            }[];
+                            path?: (string | number)[];
+                            /** @description Open by design: `code`, and what the error names (reason, the fields of its REST error body). */
+                            extensions: {
+                                /** @description The drugref error code. */
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
                     };
                     "application/graphql-response+json": {
-                        data?: Record<string, never> | null;
-                        errors?: Record<string, never>[];
+                        /** @description Open by design: the fields the query selected, as the public view (GET /v1/graphql) types them. */
+                        data: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description Field errors; the fields at fault are null in `data`. */
+                        errors?: {
+                            message: string;
+                            locations?: {
+                                line: number;
+                                column: number;
+                            }[];
+                            path?: (string | number)[];
+                            /** @description Open by design: `code`, and what the error names (reason, the fields of its REST error body). */
+                            extensions: {
+                                /** @description The drugref error code. */
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
                     };
                 };
             };
@@ -5947,8 +11415,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                    "application/graphql-response+json": components["schemas"]["Error"];
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code.
+                         * @enum {string}
+                         */
+                        error: "bad_request" | "graphql_rejected" | "unauthorized" | "ai_allowance_exhausted" | "forbidden" | "upgrade_required" | "not_found" | "webhook_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "uri_too_long" | "validation" | "phi_field_rejected" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_error" | "bad_gateway" | "unavailable";
+                        /** @description Prose for humans; may be reworded. */
+                        message: string;
+                        /** @description What was refused, one entry per problem (validation errors). */
+                        details?: ({
+                            location?: string;
+                            field?: string;
+                            message?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        tier?: string;
+                        missing_scope?: string;
+                        limit?: number;
+                        window?: string;
+                        /** Format: date-time */
+                        resets?: string;
+                        upgrade_url?: string;
+                        errors: {
+                            message: string;
+                            locations?: {
+                                line: number;
+                                column: number;
+                            }[];
+                            path?: (string | number)[];
+                            /** @description Open by design: `code`, and what the error names (reason, the fields of its REST error body). */
+                            extensions: {
+                                /** @description The drugref error code. */
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description How many errors there were when only the first are shown. */
+                        errors_total?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "application/graphql-response+json": {
+                        /**
+                         * @description Stable machine-readable code.
+                         * @enum {string}
+                         */
+                        error: "bad_request" | "graphql_rejected" | "unauthorized" | "ai_allowance_exhausted" | "forbidden" | "upgrade_required" | "not_found" | "webhook_not_found" | "method_not_allowed" | "request_timeout" | "gone" | "uri_too_long" | "validation" | "phi_field_rejected" | "quota_exceeded" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_error" | "bad_gateway" | "unavailable";
+                        /** @description Prose for humans; may be reworded. */
+                        message: string;
+                        /** @description What was refused, one entry per problem (validation errors). */
+                        details?: ({
+                            location?: string;
+                            field?: string;
+                            message?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        tier?: string;
+                        missing_scope?: string;
+                        limit?: number;
+                        window?: string;
+                        /** Format: date-time */
+                        resets?: string;
+                        upgrade_url?: string;
+                        errors: {
+                            message: string;
+                            locations?: {
+                                line: number;
+                                column: number;
+                            }[];
+                            path?: (string | number)[];
+                            /** @description Open by design: `code`, and what the error names (reason, the fields of its REST error body). */
+                            extensions: {
+                                /** @description The drugref error code. */
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description How many errors there were when only the first are shown. */
+                        errors_total?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -5989,7 +11541,27 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never> | Record<string, never>[];
+                "application/json": {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    /** @description initialize, ping, tools/list, tools/call or a notification. */
+                    method: string;
+                    /** @description Open by design: the method's parameters as MCP defines them (tools/call: name and arguments). */
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    /** @description initialize, ping, tools/list, tools/call or a notification. */
+                    method: string;
+                    /** @description Open by design: the method's parameters as MCP defines them (tools/call: name and arguments). */
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                }[];
             };
         };
         responses: {
@@ -5999,7 +11571,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never> | Record<string, never>[];
+                    "application/json": ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The id of the call answered (null when it could not be read). */
+                        id: string | number | null;
+                        /** @description Open by design: the result MCP defines for the method (initialize: serverInfo and capabilities; tools/list: tools; tools/call: content, structuredContent, isError). */
+                        result: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The id of the call answered (null when it could not be read). */
+                        id: string | number | null;
+                        error: {
+                            /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params). */
+                            code: number;
+                            message: string;
+                            /** @description Open by design: `error`, the drugref error code, and what the failure names. */
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    }) | ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The id of the call answered (null when it could not be read). */
+                        id: string | number | null;
+                        /** @description Open by design: the result MCP defines for the method (initialize: serverInfo and capabilities; tools/list: tools; tools/call: content, structuredContent, isError). */
+                        result: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The id of the call answered (null when it could not be read). */
+                        id: string | number | null;
+                        error: {
+                            /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params). */
+                            code: number;
+                            message: string;
+                            /** @description Open by design: `error`, the drugref error code, and what the failure names. */
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    })[];
                 };
             };
             /** @description Accepted, no body. */
@@ -6015,7 +11633,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        /** @description The id of the call answered (null when it could not be read). */
+                        id: string | number | null;
+                        error: {
+                            /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params). */
+                            code: number;
+                            message: string;
+                            /** @description Open by design: `error`, the drugref error code, and what the failure names. */
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
                 };
             };
             /** @description No, unparseable, revoked or legacy API key. */
@@ -6044,7 +11676,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/jwk-set+json": Record<string, never>;
+                    "application/jwk-set+json": {
+                        keys: {
+                            /** @constant */
+                            kty: "OKP";
+                            /** @constant */
+                            crv: "Ed25519";
+                            /** @description The public key, base64url. */
+                            x: string;
+                            /** @description RFC 7638 thumbprint. */
+                            kid: string;
+                            /** @constant */
+                            alg: "EdDSA";
+                            /** @constant */
+                            use: "sig";
+                        }[];
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -6073,7 +11720,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */

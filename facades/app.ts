@@ -125,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJwks(app, receipts, config);
   registerPublicGraphql(app, engine, deps);
   registerMcp(app, deps, tools, API_VERSION);
-  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION);
+  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION, engine.schema);
   registerOperations(app, db, config);
   // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.
   app.addHook('onReady', () => startSourceCache(db));

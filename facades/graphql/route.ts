@@ -10,10 +10,35 @@ import { createContext } from '../../resolvers/context.ts';
 import type { AppDeps } from '../../resolvers/context.ts';
 import type { OperationDoc } from '../routes/types.ts';
 import { sendError, toApiError } from '../http/errors.ts';
+import { ERROR_SCHEMA } from '../rest/error-schema.ts';
 import { NO_QUERY, registerMethodNotAllowed } from '../rest/register.ts';
 import { createPublicGraphql } from './execute.ts';
 import { refusalBody } from './errors.ts';
 import { GRAPHQL_RESPONSE_TYPE, JSON_TYPE, contentTypeOf, graphqlResponseType } from './media-type.ts';
+
+const GRAPHQL_ERROR = {
+  type: 'object', required: ['message', 'extensions'], additionalProperties: false,
+  properties: {
+    message: { type: 'string' },
+    locations: { type: 'array', items: { type: 'object', required: ['line', 'column'], additionalProperties: false, properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+    path: { type: 'array', items: { type: ['string', 'integer'] } },
+    extensions: {
+      type: 'object', required: ['code'], additionalProperties: true,
+      properties: { code: { type: 'string', description: 'The drugref error code.' } },
+      description: 'Open by design: `code`, and what the error names (reason, the fields of its REST error body).',
+    },
+  },
+};
+/** A refused query: the drugref error body plus the GraphQL `errors`. */
+const REFUSAL = {
+  ...ERROR_SCHEMA,
+  required: ['error', 'message', 'errors'],
+  properties: {
+    ...(ERROR_SCHEMA.properties as object),
+    errors: { type: 'array', items: GRAPHQL_ERROR },
+    errors_total: { type: 'integer', description: 'How many errors there were when only the first are shown.' },
+  },
+};
 
 /** How POST and GET /v1/graphql appear in the OpenAPI document. */
 export const GRAPHQL_OPERATIONS: OperationDoc[] = [
@@ -36,10 +61,14 @@ export const GRAPHQL_OPERATIONS: OperationDoc[] = [
       },
     },
     response: {
-      type: 'object',
-      properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } },
+      type: 'object', required: ['data'], additionalProperties: false,
+      properties: {
+        data: { type: ['object', 'null'], additionalProperties: true, description: 'Open by design: the fields the query selected, as the public view (GET /v1/graphql) types them.' },
+        errors: { type: 'array', items: GRAPHQL_ERROR, description: 'Field errors; the fields at fault are null in `data`.' },
+      },
     },
     negotiatedTypes: [JSON_TYPE, GRAPHQL_RESPONSE_TYPE],
+    errorBodies: { 400: { type: 'application/json', schema: REFUSAL } },
     statuses: [200, 400, 401, 403, 429],
   },
   {

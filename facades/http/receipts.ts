@@ -60,6 +60,21 @@ export const JWKS_OPERATION: OperationDoc = {
   description: 'Ed25519 keys (kty OKP, alg EdDSA), `kid` the RFC 7638 thumbprint: the current signing key first, then rotated-out keys still accepted. A key removed from this set no longer verifies.',
   tags: ['meta'],
   responseType: 'application/jwk-set+json',
+  response: {
+    type: 'object', required: ['keys'], additionalProperties: false,
+    properties: {
+      keys: {
+        type: 'array',
+        items: {
+          type: 'object', required: ['kty', 'crv', 'x', 'kid', 'alg', 'use'], additionalProperties: false,
+          properties: {
+            kty: { type: 'string', const: 'OKP' }, crv: { type: 'string', const: 'Ed25519' }, x: { type: 'string', description: 'The public key, base64url.' },
+            kid: { type: 'string', description: 'RFC 7638 thumbprint.' }, alg: { type: 'string', const: 'EdDSA' }, use: { type: 'string', const: 'sig' },
+          },
+        },
+      },
+    },
+  },
   statuses: [200, 429],
 };
 

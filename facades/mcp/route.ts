@@ -17,6 +17,42 @@ import type { RpcAnswer } from './jsonrpc.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const RPC_ID = { type: ['string', 'integer', 'null'], description: 'The id of the call answered (null when it could not be read).' };
+const RPC_MESSAGE = {
+  type: 'object', required: ['jsonrpc', 'method'], additionalProperties: false, description: 'One JSON-RPC 2.0 call (with id) or notification (without).',
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string', description: 'initialize, ping, tools/list, tools/call or a notification.' },
+    params: { type: 'object', additionalProperties: true, description: 'Open by design: the method\'s parameters as MCP defines them (tools/call: name and arguments).' },
+  },
+};
+/** A JSON-RPC 2.0 error answer; `data.error` carries the drugref error code where one applies. */
+const RPC_ERROR = {
+  type: 'object', required: ['jsonrpc', 'id', 'error'], additionalProperties: false,
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' }, id: RPC_ID,
+    error: {
+      type: 'object', required: ['code', 'message'], additionalProperties: false,
+      properties: {
+        code: { type: 'integer', description: 'JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params).' },
+        message: { type: 'string' },
+        data: { type: 'object', additionalProperties: true, description: 'Open by design: `error`, the drugref error code, and what the failure names.' },
+      },
+    },
+  },
+};
+const RPC_ANSWER = {
+  oneOf: [
+    {
+      type: 'object', required: ['jsonrpc', 'id', 'result'], additionalProperties: false,
+      properties: {
+        jsonrpc: { type: 'string', const: '2.0' }, id: RPC_ID,
+        result: { type: 'object', additionalProperties: true, description: 'Open by design: the result MCP defines for the method (initialize: serverInfo and capabilities; tools/list: tools; tools/call: content, structuredContent, isError).' },
+      },
+    },
+    RPC_ERROR,
+  ],
+};
+
 /** How POST /v1/mcp appears in the OpenAPI document. */
 export const MCP_OPERATIONS: OperationDoc[] = [{
   operationId: 'postMcp',
@@ -28,11 +64,12 @@ export const MCP_OPERATIONS: OperationDoc[] = [{
   tags: ['mcp'],
   body: {
     oneOf: [
-      { type: 'object', description: 'One JSON-RPC 2.0 message.' },
-      { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: MAX_BATCH, description: 'A batch.' },
+      RPC_MESSAGE,
+      { type: 'array', items: RPC_MESSAGE, minItems: 1, maxItems: MAX_BATCH, description: 'A batch.' },
     ],
   },
-  response: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] },
+  response: { oneOf: [RPC_ANSWER, { type: 'array', items: RPC_ANSWER, description: 'A batch: one answer per call, notifications none.' }] },
+  errorBodies: { 400: { type: 'application/json', schema: RPC_ERROR } },
   statuses: [200, 202, 400, 401],
 }];
 

@@ -3,10 +3,14 @@
  * served without a key at /v1/openapi.json and /api/v1/openapi.json, limited per IP.
  */
 import type { FastifyInstance } from 'fastify';
-import { ERRORS } from '../../platform/errors.ts';
+import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../../platform/config.ts';
-import type { JsonSchema, OperationDoc } from '../routes/types.ts';
+import type { JsonSchema, OperationDoc, RouteDef } from '../routes/types.ts';
+import { openObject } from './answer-schema.ts';
+import { FHIR_COMPONENTS } from './fhir-schemas.ts';
+import { ERROR_SCHEMA } from './error-schema.ts';
 import { registerMethodNotAllowed } from './register.ts';
+import { routeAnswerSchema } from './route-answers.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'Success.', 201: 'Created.', 202: 'Accepted, no body.', 204: 'Done, no body.', 304: 'Not modified (if-none-match matched); counts against quota.',
@@ -16,21 +20,6 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Quota or rate limit exhausted; see `retry-after`.', 502: 'An upstream or backend failed.', 503: 'Deliberately unavailable; see `retry-after`.',
 };
 
-const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['error', 'message'],
-  properties: {
-    error: { type: 'string', enum: Object.keys(ERRORS), description: 'Stable machine-readable code.' },
-    message: { type: 'string', description: 'Prose for humans; may be reworded.' },
-    details: { type: 'array', items: { type: 'object' } },
-    tier: { type: 'string' },
-    missing_scope: { type: 'string' },
-    limit: { type: 'number' },
-    window: { type: 'string' },
-    resets: { type: 'string', format: 'date-time' },
-    upgrade_url: { type: 'string' },
-  },
-};
 
 function parameters(op: OperationDoc): JsonSchema[] {
   const list: JsonSchema[] = [];
@@ -45,26 +34,37 @@ function parameters(op: OperationDoc): JsonSchema[] {
   return list;
 }
 
-function responses(op: OperationDoc): Record<string, JsonSchema> {
+const NO_BODY = new Set([202, 204, 304]);
+
+function successContent(op: OperationDoc, internal: GraphQLSchema): JsonSchema {
+  const schema = 'document' in op ? routeAnswerSchema(internal, op as RouteDef) : op.response;
+  if (!schema) throw new Error(`${op.operationId}: a success answer with a body needs a schema`);
+  const types = op.negotiatedTypes ?? [op.responseType ?? 'application/json'];
+  const alternatives = Object.entries(op.responseAlternatives ?? {}).map(([type, alt]) => [type, { schema: alt }]);
+  return { ...Object.fromEntries(types.map((type) => [type, { schema }])), ...Object.fromEntries(alternatives) };
+}
+
+function errorContent(op: OperationDoc, status: number): JsonSchema {
+  const own = op.errorBodies?.[status] ?? op.errorBodies?.default;
+  const schema = own?.schema ?? { $ref: '#/components/schemas/Error' };
+  // The operation's own 400 comes in every media type it negotiates; the pipeline's errors stay JSON.
+  const types = status === 400 && op.negotiatedTypes ? op.negotiatedTypes : [own?.type ?? 'application/json'];
+  return Object.fromEntries(types.map((type) => [type, { schema }]));
+}
+
+function responses(op: OperationDoc, internal: GraphQLSchema): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const status of op.statuses) {
     const description = STATUS_TEXT[status] ?? `HTTP ${status}; the operation's description says when.`;
-    if (status === 400 && op.negotiatedTypes) {
-      const schema = { $ref: '#/components/schemas/Error' };
-      out[status] = { description, content: Object.fromEntries(op.negotiatedTypes.map((type) => [type, { schema }])) };
-    } else if (status >= 400) {
-      out[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    } else if ([202, 204, 304].includes(status)) {
-      out[status] = { description };
-    } else {
-      const types = op.negotiatedTypes ?? [op.responseType ?? 'application/json'];
-      out[status] = { description, content: Object.fromEntries(types.map((type) => [type, { schema: op.response ?? { type: 'object' } }])) };
-    }
+    if (status >= 400) out[status] = { description, content: errorContent(op, status) };
+    else if (NO_BODY.has(status)) out[status] = { description };
+    else out[status] = { description, content: successContent(op, internal) };
   }
   return out;
 }
 
-export function buildOpenApi(operations: OperationDoc[], version: string): JsonSchema {
+/** The document; `internal` is the internal GraphQL schema the route answers are derived from. */
+export function buildOpenApi(operations: OperationDoc[], version: string, internal: GraphQLSchema): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of operations) {
     const item = (paths[op.path] ??= {});
@@ -76,8 +76,8 @@ export function buildOpenApi(operations: OperationDoc[], version: string): JsonS
       security: op.public ? [] : [{ bearer: [] }],
       'x-required-scope': op.scope,
       parameters: parameters(op),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
-      responses: responses(op),
+      ...(op.body ?? op.documentedBody ? { requestBody: { required: true, content: { 'application/json': { schema: op.body ?? op.documentedBody } } } } : {}),
+      responses: responses(op, internal),
     };
   }
   return {
@@ -92,7 +92,7 @@ export function buildOpenApi(operations: OperationDoc[], version: string): JsonS
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_live_… or svc_test_… API key.' } },
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: { Error: ERROR_SCHEMA, ...FHIR_COMPONENTS },
     },
   };
 }
@@ -105,14 +105,18 @@ export const OPENAPI_OPERATION: OperationDoc = {
   public: true,
   summary: 'This OpenAPI 3.1 description (also at /api/v1/openapi.json).',
   tags: ['meta'],
+  response: openObject('an OpenAPI 3.1 document (its own schema is the OpenAPI Specification\'s).'),
   statuses: [200, 429],
 };
 
-export function registerOpenApi(app: FastifyInstance, operations: OperationDoc[], config: Config, version: string): void {
-  const payload = JSON.stringify(buildOpenApi([...operations, OPENAPI_OPERATION], version));
+export function registerOpenApi(app: FastifyInstance, operations: OperationDoc[], config: Config, version: string, internal: GraphQLSchema): void {
+  // Built on the first request, not at start: deriving every answer's schema costs a start
+  // time that no other route should pay; test/facades/openapi.test.ts builds it on every run.
+  let payload: string | undefined;
+  const document = () => (payload ??= JSON.stringify(buildOpenApi([...operations, OPENAPI_OPERATION], version, internal)));
   const rateLimit = { max: config.publicRateLimitPerMinute, timeWindow: 60_000 };
   for (const url of ['/v1/openapi.json', '/api/v1/openapi.json']) {
-    app.get(url, { config: { rateLimit } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(payload));
+    app.get(url, { config: { rateLimit } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(document()));
   }
   registerMethodNotAllowed(app, ['/v1/openapi.json', '/api/v1/openapi.json'].map((path) => ({ method: 'GET', path })));
 }

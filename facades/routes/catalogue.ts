@@ -3,7 +3,10 @@ import { CH_DEFAULT_DEPRECATED_AT, deprecationHeaders } from '../http/deprecatio
 import { JURISDICTIONS, LOOKUP_SYSTEMS } from '../../vocabulary/systems.ts';
 import { catalogueExport } from '../../resolvers/catalogue/export.ts';
 import { AS_OF_SCHEMA } from '../../resolvers/catalogue/as-of.ts';
-import type { RouteDef, RouteInput } from './types.ts';
+import type { JsonSchema, RouteDef, RouteInput } from './types.ts';
+import { member, ndjsonLines, withoutNull } from '../rest/answer-schema.ts';
+import { ERROR_SCHEMA } from '../rest/error-schema.ts';
+import { FHIR_MEDICATION } from '../rest/fhir-schemas.ts';
 
 /** Where the deprecated implicit `country=CH` default is explained. */
 export const COUNTRY_DEFAULT_DOCS = 'https://drugref.example/docs/api-decisions#headers';
@@ -20,43 +23,6 @@ export const DRUG_ITEM = 'id productName substanceName country atcCode brand dos
 export const DRUG_ROW = `${DRUG_ITEM} matchedBy`;
 /** Look-alike / sound-alike names of a search row, asked for with `include=lasa` (docs/catalogue.md "LASA"). */
 const LASA_FIELD = 'lasa @include(if: $lasa) { name drugId reasons score spelling phonetic curated { source reason } }';
-const LASA_ENTRY = {
-  type: 'object',
-  required: ['name', 'drug_id', 'reasons', 'score', 'curated'],
-  properties: {
-    name: { type: 'string', description: 'The confusable name as its register writes it (first word of the product name).' },
-    drug_id: { type: 'string', format: 'uuid', description: 'A representative marketed product of that name in the same country.' },
-    reasons: { type: 'array', items: { type: 'string', enum: ['curated', 'spelling', 'phonetic'] }, minItems: 1 },
-    score: { type: 'number', minimum: 0, maximum: 1, description: '1 for a curated pair, else the highest similarity that reached its threshold.' },
-    spelling: { type: ['number', 'null'], description: 'Normalised Levenshtein similarity of the name keys (at or above 0.6), else null.' },
-    phonetic: { type: ['number', 'null'], description: 'The same over their Metaphone codes (at or above 0.8), else null.' },
-    curated: { type: 'array', items: { type: 'object', required: ['source', 'reason'], properties: { source: { type: 'string' }, reason: { type: 'string' } } } },
-  },
-} as const;
-const SEARCH_RESPONSE = {
-  type: 'object',
-  required: ['q', 'count', 'results', '_meta'],
-  properties: {
-    q: { type: 'string' },
-    country: { type: ['string', 'null'] },
-    matched_by: { type: ['string', 'null'] },
-    count: { type: 'integer' },
-    results: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'product_name', 'country', 'matched_by'],
-        properties: {
-          id: { type: 'string', format: 'uuid' }, product_name: { type: 'string' }, substance_name: { type: ['string', 'null'] },
-          country: { type: 'string' }, atc_code: { type: ['string', 'null'] }, brand: { type: ['string', 'null'] },
-          dose_form: { type: ['string', 'null'] }, marketing_status: { type: 'string' }, matched_by: { type: ['string', 'null'] },
-          lasa: { type: 'array', items: LASA_ENTRY, description: 'Only with include=lasa: confusable names in the same country, closest first, at most 10; empty when none.' },
-        },
-      },
-    },
-    _meta: { type: 'object' },
-  },
-} as const;
 /** One pack's price per DDD with what it was computed from (drug record and market overview). */
 export const PACK_DDD_PRICE = `basis pricePerDddUsd ddds unitPriceUsd packPriceUsd reason reasonText priceKind priceAmount priceCurrency
   strengthBasis strengthBasisWhy`;
@@ -126,14 +92,9 @@ const exportCatalogue: RouteDef = {
   document: EXPORT_DOCUMENT,
   stream: (ctx, input) => catalogueExport(ctx, String(input.query.country), EXPORT_DOCUMENT),
   responseType: 'application/x-ndjson',
-  response: {
-    description: 'NDJSON: one product per line, then one `_end` line.',
-    oneOf: [
-      { type: 'object', required: ['id', 'packs'], properties: { id: { type: 'string', format: 'uuid' }, product_name: { type: 'string' }, country: { type: 'string' }, identifiers: { type: 'array' }, packs: { type: 'array' } } },
-      { type: 'object', required: ['_end'], properties: { _end: { type: 'object', properties: { country: { type: 'string' }, count: { type: 'integer' }, as_of: { type: 'string', format: 'date-time' } } } } },
-      { type: 'object', required: ['_error'], properties: { _error: { type: 'object' } } },
-    ],
-  },
+  answer: (data) => ndjsonLines(withoutNull(member(data, 'drug')), {
+    country: { type: 'string' }, count: { type: 'integer', description: 'Products in the stream.' }, as_of: { type: 'string', format: 'date-time' },
+  }, ERROR_SCHEMA),
   statuses: [200, 401, 403, 422],
   mcp: false,
 };
@@ -163,7 +124,6 @@ export const catalogueRoutes: RouteDef[] = [
     document: `query ($q: String!, $country: String, $atc: String, $limit: Int, $lasa: Boolean!) {
       drugs(q: $q, country: $country, atc: $atc, limit: $limit) { q country matchedBy count results { ${DRUG_ROW} ${LASA_FIELD} } ${SOURCES} } }`,
     variables: (input) => ({ q: input.query.q, country: input.query.country, atc: input.query.atc, limit: input.query.limit, lasa: input.query.include === 'lasa' }),
-    response: SEARCH_RESPONSE,
     headers: implicitCountryHeaders,
     statuses: [200, 401, 403, 422],
     mcp: {
@@ -204,6 +164,13 @@ export const catalogueRoutes: RouteDef[] = [
       const drug = data.drug as Record<string, unknown> | null;
       return input.query.format === 'fhir' ? drug?.fhir_medication : drug;
     },
+    answer: (data) => {
+      // The JSON record; format=fhir answers the Medication resource (responseAlternatives).
+      const drug = member(data, 'drug');
+      const { fhir_medication: _fhir, ...json } = drug.properties as Record<string, JsonSchema>;
+      return { ...drug, properties: json };
+    },
+    responseAlternatives: { 'application/fhir+json': FHIR_MEDICATION },
     headers: (input): Record<string, string> => (input.query.format === 'fhir' ? { 'content-type': 'application/fhir+json; charset=utf-8' } : {}),
     notFound: 'Drug',
     cacheable: true,

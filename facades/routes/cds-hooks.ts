@@ -11,6 +11,7 @@ import { CDS_SERVICES, MEDICATIONS_PREFETCH } from '../../resolvers/cds/services
 import { datasetsOfMeta } from '../http/receipts.ts';
 import { SOURCES } from './catalogue.ts';
 import type { JsonSchema, RouteDef } from './types.ts';
+import { closedObject, member, withoutNull, withoutNullMembers } from '../rest/answer-schema.ts';
 
 /** Names of drugref's members of a CDS Hooks answer's `extension` object. */
 export const CDS_EXTENSION = {
@@ -77,6 +78,7 @@ const discoveryRoute: RouteDef = {
   tags: ['cds-hooks'],
   document: '{ cdsServices: cdsServices { id hook title description prefetch } }',
   respond: (data) => ({ services: data.cdsServices }),
+  answer: (data) => closedObject({ services: member(data, 'cdsServices') }),
   cacheable: true,
   statuses: [200, 429],
   mcp: false,
@@ -109,6 +111,19 @@ const serviceRoute: RouteDef = {
         ...(answer._meta.notice ? { [CDS_EXTENSION.notice]: answer._meta.notice } : {}),
       },
     };
+  },
+  answer: (data) => {
+    const answer = member(data, 'cdsHook');
+    const meta = member(answer, '_meta');
+    return closedObject({
+      cards: withoutNullMembers(member(answer, 'cards')),
+      extension: closedObject({
+        [CDS_EXTENSION.decision]: member(answer, 'decision'),
+        [CDS_EXTENSION.sources]: member(meta, 'sources'),
+        [CDS_EXTENSION.notice]: withoutNull(member(meta, 'notice')),
+        [CDS_EXTENSION.receipt]: { type: 'string', description: 'Signed no-retention receipt (compact JWS, EdDSA); verify with /.well-known/jwks.json.' },
+      }, [CDS_EXTENSION.notice], 'drugref\'s facts: the decision, the data sets used, a notice, the receipt.'),
+    });
   },
   receipt: (body) => {
     const { extension } = body as Shaped;

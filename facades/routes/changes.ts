@@ -1,21 +1,14 @@
 /** Route-table entries of the change feed and webhook subscriptions. */
 import { changesExport } from '../../resolvers/changes/export.ts';
-import type { RouteDef } from './types.ts';
+import { closedObject, member, ndjsonLines } from '../rest/answer-schema.ts';
+import { ERROR_SCHEMA } from '../rest/error-schema.ts';
+import type { JsonSchema, RouteDef } from './types.ts';
 
 const CHANGE = 'id tableName naturalKey drugId changeType before after source occurredAt';
 const SOURCES = 'meta { sources { id name country lastSyncedAt schemaState demo } notice }';
 const EVENTS = ['changes.insert', 'changes.update', 'changes.delete', 'changes.recall'];
 const UUID = { type: 'string', format: 'uuid' };
 const DELIVERY = 'lastDelivery { deliveryId attemptedAt outcome statusCode error changeCount durationMs }';
-
-const CHANGE_SCHEMA = {
-  type: 'object',
-  properties: {
-    id: UUID, table_name: { type: 'string' }, natural_key: { type: 'object' }, drug_id: { type: ['string', 'null'] },
-    change_type: { type: 'string', enum: ['insert', 'update', 'delete', 'recall'] }, before: { type: ['object', 'null'] },
-    after: { type: ['object', 'null'] }, source: { type: 'string' }, occurred_at: { type: 'string', format: 'date-time' },
-  },
-};
 
 /** `since` of the feed and its export: where to start when no cursor is given. */
 const SINCE = { type: 'string', description: 'ISO 8601 date or timestamp with a zone; changes at or after it. Not with `cursor`.' } as const;
@@ -38,10 +31,6 @@ const listChanges: RouteDef = {
     },
   },
   document: `query ($since: String, $cursor: String, $limit: Int) { changes(since: $since, cursor: $cursor, limit: $limit) { changes { ${CHANGE} } nextCursor hasMore ${SOURCES} } }`,
-  response: {
-    type: 'object',
-    properties: { changes: { type: 'array', items: CHANGE_SCHEMA }, next_cursor: { type: 'string' }, has_more: { type: 'boolean' }, _meta: { type: 'object' } },
-  },
   statuses: [200, 401, 403, 422],
   mcp: {
     name: 'list_changes',
@@ -65,18 +54,13 @@ const exportChanges: RouteDef = {
       cursor: { type: 'string', maxLength: 200, description: 'Opaque cursor: `next_cursor` of /v1/changes or `_end.cursor` of a previous export.' },
     },
   },
-  // Streamed by `stream`; the document is only compiled.
-  document: 'query { __typename }',
+  // Streamed by `stream`; the document is only compiled, and gives the lines' schema.
+  document: `query { changes { changes { ${CHANGE} } } }`,
   stream: (ctx, input) => changesExport(ctx, { since: input.query.since as string | undefined, cursor: input.query.cursor as string | undefined }),
   responseType: 'application/x-ndjson',
-  response: {
-    description: 'NDJSON: change records, then one `_end` line.',
-    oneOf: [
-      CHANGE_SCHEMA,
-      { type: 'object', required: ['_end'], properties: { _end: { type: 'object', properties: { cursor: { type: 'string' }, count: { type: 'integer' }, horizon: { type: 'string', format: 'date-time' } } } } },
-      { type: 'object', required: ['_error'], properties: { _error: { type: 'object' } } },
-    ],
-  },
+  answer: (data) => ndjsonLines(member(member(data, 'changes'), 'changes').items as JsonSchema, {
+    cursor: { type: 'string', description: 'Resumes right after the last record.' }, count: { type: 'integer' }, horizon: { type: 'string', format: 'date-time' },
+  }, { ...ERROR_SCHEMA, properties: { ...(ERROR_SCHEMA.properties as object), cursor: { type: 'string', description: 'Resumes after the last record sent.' }, count: { type: 'integer' } } }),
   statuses: [200, 401, 403, 422],
   mcp: false,
 };
@@ -99,7 +83,6 @@ const createWebhook: RouteDef = {
   },
   document: 'mutation ($url: String!, $events: [String!]) { createWebhook(url: $url, events: $events) { id url events createdAt secret } }',
   successStatus: 201,
-  response: { type: 'object', properties: { id: UUID, url: { type: 'string' }, events: { type: 'array', items: { type: 'string' } }, created_at: { type: 'string' }, secret: { type: 'string' } } },
   statuses: [201, 401, 403, 422],
   mcp: false,
 };
@@ -128,6 +111,7 @@ const listWebhooks: RouteDef = {
   query: { type: 'object', additionalProperties: false, properties: {} },
   document: `query { webhooks { id url events createdAt deliveredUntil ${DELIVERY} } }`,
   respond: (data) => ({ webhooks: data.webhooks }),
+  answer: (data) => closedObject({ webhooks: member(data, 'webhooks') }),
   statuses: [200, 401, 403],
   mcp: false,
 };

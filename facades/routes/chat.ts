@@ -5,10 +5,43 @@
  * through.
  */
 import { ApiError } from '../../platform/errors.ts';
-import type { RouteDef } from './types.ts';
+import { MAX_HISTORY_ITEMS, MAX_MESSAGE_CHARS } from '../../resolvers/chat/assistant.ts';
+import { PACKS } from '../../resolvers/chat/packs.ts';
+import type { JsonSchema, RouteDef } from './types.ts';
 
 const ANSWER = `answer citations { tool path records } toolCalls { name arguments ok } model { provider name }
   usage { answersCharged fromAllowance fromPacks allowanceLeft packCreditsLeft resets }`;
+
+/** A turn, as the assistant reads it (it answers a malformed one with 400 `bad_request`). */
+const TURN: JsonSchema = {
+  type: 'object', required: ['message'], additionalProperties: false,
+  properties: {
+    message: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE_CHARS, description: 'The question; not blank.' },
+    history: {
+      type: 'array', maxItems: MAX_HISTORY_ITEMS, description: 'Earlier turns of the conversation, oldest first.',
+      items: {
+        type: 'object', required: ['role', 'content'], additionalProperties: false,
+        properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { type: 'string', maxLength: MAX_MESSAGE_CHARS } },
+      },
+    },
+  },
+};
+
+const PACK_ORDER: JsonSchema = {
+  type: 'object', required: ['pack'], additionalProperties: false,
+  properties: { pack: { type: 'string', enum: Object.keys(PACKS), description: 'The pack to buy; another name is 404.' } },
+};
+
+/** The provider's event as far as drugref reads it; the signature covers the raw bytes. */
+const PAYMENT_EVENT: JsonSchema = {
+  type: 'object', additionalProperties: true,
+  description: 'Open by design: a Stripe-style event; drugref reads id, type (checkout.session.completed or …async_payment_succeeded) and data.object (id, payment_status, client_reference_id, metadata.order_id).',
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string' },
+    data: { type: 'object', additionalProperties: true, description: 'Open by design: the provider\'s payload.', properties: { object: { type: 'object', additionalProperties: true, description: 'Open by design: the checkout session.' } } },
+  },
+};
 
 /** The chat rows of the spec, plus the payment callback. */
 export const chatRoutes: RouteDef[] = [
@@ -22,6 +55,7 @@ export const chatRoutes: RouteDef[] = [
       + 'A malformed, empty or oversized turn is 400 `bad_request`. Costs one answer per started 4,000 characters of message plus history; '
       + 'monthly allowance first, then prepaid packs; 402 `ai_allowance_exhausted` when both are spent, before the model runs. Model failure: 502, not charged.',
     tags: ['chat'],
+    documentedBody: TURN,
     variables: (input) => ({ turn: input.body ?? null }),
     document: `mutation ($turn: JSON) { chat(turn: $turn) { ${ANSWER} } }`,
     statuses: [200, 400, 401, 402, 403, 429, 502, 503],
@@ -36,6 +70,7 @@ export const chatRoutes: RouteDef[] = [
     description: 'Body: `{ "pack": "answers_100" | "answers_500" }`. Paid plans only (Free: 403 `upgrade_required`); unknown pack: 404. '
       + 'Answer: `checkout_url` of the hosted checkout; the credits land when the provider confirms payment, and carry over months.',
     tags: ['chat'],
+    documentedBody: PACK_ORDER,
     variables: (input) => ({ body: input.body ?? null }),
     document: 'mutation ($body: JSON) { buyChatPack(body: $body) { orderId checkoutUrl pack answers amount currency status } }',
     statuses: [200, 400, 401, 403, 404],
@@ -51,6 +86,7 @@ export const chatRoutes: RouteDef[] = [
     metered: false,
     summary: 'Payment provider callback (Stripe-style `stripe-signature: t=…,v1=…` over the raw body); credits a paid pack exactly once.',
     tags: ['chat'],
+    documentedBody: PAYMENT_EVENT,
     variables: (input) => ({ callback: input.body ?? {} }),
     document: 'mutation ($callback: JSON!) { completeChatCheckout(callback: $callback) { received credited answers } }',
     statuses: [200, 400, 503],

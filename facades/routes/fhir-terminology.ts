@@ -6,11 +6,13 @@
  * Answers are application/fhir+json; errors become OperationOutcome in facades/http/errors.ts.
  */
 import type { JsonSchema, RouteDef, RouteInput } from './types.ts';
+import { FHIR_OPERATION_OUTCOME } from '../rest/fhir-schemas.ts';
 import { FHIR_JSON, fhirArgs, fhirQuery, intParam, param, parametersBody, requireArgs } from './fhir-parameters.ts';
 
 const STATUSES = [200, 401, 403, 404, 405, 422, 429];
 const headers = (): Record<string, string> => ({ 'content-type': FHIR_JSON });
-const RESOURCE: JsonSchema = { type: 'object', description: 'A FHIR R4 resource (application/fhir+json).', required: ['resourceType'] };
+/** Every /fhir error is an OperationOutcome (facades/http/errors.ts). */
+const ERROR_BODIES = { default: { type: 'application/fhir+json', schema: FHIR_OPERATION_OUTCOME } };
 
 interface OperationSpec {
   id: string;
@@ -34,7 +36,7 @@ function operation(spec: OperationSpec): RouteDef[] {
   const names = [...Object.keys(spec.query), ...(spec.extra ?? [])];
   const base = {
     path: spec.path, scope: 'drugs:read' as const, summary: spec.summary, description: spec.description, tags: ['fhir'],
-    document: spec.document, response: RESOURCE, responseType: 'application/fhir+json', statuses: STATUSES, headers,
+    document: spec.document, responseType: 'application/fhir+json', errorBodies: ERROR_BODIES, statuses: STATUSES, headers,
     ...(spec.notFound ? { notFound: spec.notFound } : {}),
   };
   const variables = (input: RouteInput) => {
@@ -71,8 +73,8 @@ const metadataRoute: RouteDef = {
   query: fhirQuery({ mode: { type: 'string', enum: ['full', 'normative', 'terminology'], description: 'terminology: the TerminologyCapabilities.' } }),
   document: 'query ($mode: String) { fhirCapabilities(mode: $mode) }',
   variables: (input) => ({ mode: input.query.mode ?? null }),
-  response: RESOURCE,
   responseType: 'application/fhir+json',
+  errorBodies: ERROR_BODIES,
   headers,
   statuses: [200, 422, 429],
   mcp: false,

@@ -34,7 +34,16 @@ export interface OperationDoc {
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
-  /** Schema of the success body, for the OpenAPI document. */
+  /**
+   * A body the operation checks itself (answering its own documented status, e.g. 400
+   * `bad_request`, rather than the 422 of schema validation): described in the document only.
+   */
+  documentedBody?: JsonSchema;
+  /**
+   * Schema of the success body. Route-table entries leave it out: the document derives it
+   * from the route's GraphQL document (facades/rest/route-answers.ts); set it only for an
+   * answer no document shapes (streams, and operations outside the route table).
+   */
   response?: JsonSchema;
   /** Media type of the success body; default application/json. */
   responseType?: string;
@@ -44,6 +53,10 @@ export interface OperationDoc {
    * (401, 403, 429) stay application/json.
    */
   negotiatedTypes?: string[];
+  /** The success answer in other media types, chosen by a parameter (format=fhir). */
+  responseAlternatives?: Record<string, JsonSchema>;
+  /** Error bodies other than the JSON `Error`, by status ('default': every error status). */
+  errorBodies?: Record<string, { type: string; schema: JsonSchema }>;
   /** Status of a successful answer; default 200. */
   successStatus?: number;
   /** Every documented status. */
@@ -60,6 +73,11 @@ export interface RouteDef extends OperationDoc {
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** GraphQL data → response body. Default: the value of the single root field. */
   respond?: (data: Record<string, unknown>, input: RouteInput) => unknown;
+  /**
+   * The schema counterpart of `respond`: turns the schema of `data` (every root field, as
+   * the document selects it) into the schema of the answer. Needed whenever `respond` is.
+   */
+  answer?: (data: JsonSchema) => JsonSchema;
   /** When the answer is null: 404 `not_found` saying "<notFound> was not found." */
   notFound?: string;
   /** Answers carry an ETag and honour if-none-match with 304. */

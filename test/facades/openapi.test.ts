@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { ROUTES } from '../../facades/routes/index.ts';
+import { bareSchemas, successBodies } from '../helpers/openapi-coverage.ts';
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -39,6 +40,37 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/v1/openapi.json'].get.security).toEqual([]);
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('describes every success answer field by field; the only open objects say they are open by design', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    const bodies = successBodies(doc);
+    // 66 operations answer a body on success, and GET /v1/drugs/{id} in two media types.
+    expect(bodies).toHaveLength(67);
+    expect(bodies.filter((b) => bareSchemas(doc, b.schema, '').length).map((b) => `${b.name}: ${bareSchemas(doc, b.schema, '').join(', ')}`)).toEqual([]);
+    const drug = doc.paths['/v1/drugs/{id}'].get.responses['200'].content;
+    expect(Object.keys(drug)).toEqual(['application/json', 'application/fhir+json']);
+    expect(drug['application/json'].schema.properties.packs.items.properties.identifiers.items.required).toEqual(['system', 'code', 'valid_from', 'valid_to', 'previous']);
+    expect(drug['application/fhir+json'].schema.properties.resourceType).toEqual({ type: 'string', const: 'Medication' });
+    // The check itself: a bare object is reported, an open one that says so is not.
+    expect(bareSchemas(doc, { type: 'object', properties: { a: { type: 'object' } } }, '')).toEqual(['/properties/a']);
+    expect(bareSchemas(doc, { type: 'object', additionalProperties: true, description: 'Open by design: keys are data.' }, '')).toEqual([]);
+  });
+
+  it('describes FHIR errors as OperationOutcome, MCP refusals as JSON-RPC errors and the chat bodies as schemas', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    const lookup = doc.paths['/fhir/CodeSystem/$lookup'].get.responses;
+    expect(Object.keys(lookup['404'].content)).toEqual(['application/fhir+json']);
+    expect(lookup['404'].content['application/fhir+json'].schema.properties.resourceType.const).toBe('OperationOutcome');
+    expect(lookup['200'].content['application/fhir+json'].schema.properties.resourceType.const).toBe('Parameters');
+    expect(doc.paths['/fhir/ValueSet/$expand'].get.responses['200'].content['application/fhir+json'].schema.properties.resourceType.const).toBe('ValueSet');
+    const mcp400 = doc.paths['/v1/mcp'].post.responses['400'].content['application/json'].schema;
+    expect(mcp400.required).toEqual(['jsonrpc', 'id', 'error']);
+    expect(mcp400.properties.error.required).toEqual(['code', 'message']);
+    const chat = doc.paths['/v1/chat'].post.requestBody.content['application/json'].schema;
+    expect(chat.required).toEqual(['message']);
+    expect(chat.properties.history.items.properties.role.enum).toEqual(['user', 'assistant']);
+    expect(doc.paths['/v1/chat/packs'].post.requestBody.content['application/json'].schema.properties.pack.enum).toEqual(['answers_100', 'answers_500']);
   });
 
   it('limits keyless requests per IP with 429 rate_limited and retry-after', async () => {
