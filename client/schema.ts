@@ -10806,6 +10806,8 @@ export interface operations {
                             identifier: string;
                             /** Format: date-time */
                             timestamp: string;
+                            /** @description Codes in the whole expansion, where known (the ATC value set). */
+                            total?: number;
                             offset: number;
                             /** @description The filter, count, offset and displayLanguage applied. */
                             parameter: components["schemas"]["FhirParameter"][];
@@ -11075,6 +11077,8 @@ export interface operations {
                             identifier: string;
                             /** Format: date-time */
                             timestamp: string;
+                            /** @description Codes in the whole expansion, where known (the ATC value set). */
+                            total?: number;
                             offset: number;
                             /** @description The filter, count, offset and displayLanguage applied. */
                             parameter: components["schemas"]["FhirParameter"][];

@@ -45,6 +45,7 @@ export const FHIR_VALUE_SET = closed(['resourceType', 'url', 'status', 'expansio
   expansion: closed(['identifier', 'timestamp', 'offset', 'parameter'], {
     identifier: str('urn:uuid of this expansion.'),
     timestamp: { type: 'string', format: 'date-time' },
+    total: { type: 'integer', minimum: 0, description: 'Codes in the whole expansion, where known (the ATC value set).' },
     offset: { type: 'integer', minimum: 0 },
     parameter: list({ $ref: '#/components/schemas/FhirParameter' }, 'The filter, count, offset and displayLanguage applied.'),
     contains: list(closed(['system', 'code', 'display'], {
