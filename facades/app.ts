@@ -28,7 +28,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { routedUrl } from './http/fhir-outcome.ts';
 import { CORS_OPTIONS } from './http/cors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
-import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.ts';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, urlTooLong } from './http/framework-errors.ts';
 import { schemaGuardsAjvPlugin } from './http/schema-guards.ts';
 import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
@@ -83,10 +83,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   registerJsonBodyParser(app);
-  // Added before CORS so it runs first: @fastify/cors answers a non-preflight OPTIONS with
+  // A URL past the limit is refused first (414); one far past it never gets here (the
+  // parser refuses it: framework-errors.ts). Added before CORS so it runs first: @fastify/cors answers a non-preflight OPTIONS with
   // a plain-text 400, and every error of this API is JSON with `error` first.
   // Callback style, not async: every request passes here, and a promise per hook shows in the bench.
   app.addHook('onRequest', (request, _reply, done) => {
+    const tooLong = urlTooLong(request.raw.url ?? '');
+    if (tooLong) {
+      done(tooLong);
+      return;
+    }
     if (request.method === 'OPTIONS' && !isPreflight(request.headers)) {
       done(new ApiError('bad_request', 'OPTIONS is answered only as a CORS preflight: send origin and access-control-request-method.'));
       return;

@@ -1,7 +1,8 @@
 /**
  * pino options shared by the server and the CLI. Credentials never reach a log line:
  * the authorization header is redacted, anything shaped like an API key is masked in
- * URLs and messages, and request bodies are never logged.
+ * messages, request URLs are logged as their route's pattern, and request bodies are never
+ * logged.
  */
 import type { BaseLogger, LoggerOptions } from 'pino';
 
@@ -18,16 +19,24 @@ export function maskKeys(text: string): string {
 }
 
 /**
- * A request URL as logged: the path with keys masked, and of the query string only the
- * parameter names. Values never reach a log line: a query parameter may carry what a caller
- * should not have sent there — a key, a patient's name or birth date — and a route refuses
- * such a parameter (422) after the request line was already logged.
+ * A request as logged: the route's pattern with its parameters redacted (`/v1/drugs/:id`)
+ * and, of the query string, only the names the route declares, each with its value masked.
+ * Nothing a caller typed reaches a log line: a path segment or a parameter name or value may
+ * carry what should not have been sent there — a key, a patient's name or birth date — and
+ * the request line is logged before any route refuses it. A request no route answers is
+ * logged without its path.
  */
-function maskUrl(url: string): string {
-  const at = url.indexOf('?');
-  if (at < 0) return maskKeys(url);
-  const names = url.slice(at + 1).split('&').filter(Boolean).map((pair) => `${maskKeys(safeDecode(pair.split('=')[0]!)).slice(0, 40)}=*`);
-  return `${maskKeys(url.slice(0, at))}?${names.join('&')}`;
+function loggedUrl(req: LoggedRequest): string {
+  const pattern = req.routeOptions?.url;
+  const path = pattern ?? '[no route]';
+  const at = req.url.indexOf('?');
+  if (at < 0) return path;
+  const known = req.routeOptions?.schema?.querystring?.properties ?? {};
+  const names = req.url.slice(at + 1).split('&').filter(Boolean).map((pair) => {
+    const name = safeDecode(pair.split('=')[0]!);
+    return `${Object.hasOwn(known, name) ? name : '[unknown]'}=*`;
+  });
+  return `${path}?${names.join('&')}`;
 }
 
 function safeDecode(text: string): string {
@@ -38,11 +47,13 @@ function safeDecode(text: string): string {
   }
 }
 
+/** What the request serializer reads: Fastify's request, whose route is known once routed. */
 interface LoggedRequest {
   method: string;
   url: string;
   id?: string;
   ip?: string;
+  routeOptions?: { url?: string; schema?: { querystring?: { properties?: Record<string, unknown> } } };
 }
 
 export function loggerOptions(level: string): LoggerOptions {
@@ -55,7 +66,7 @@ export function loggerOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: maskUrl(req.url), ip: req.ip }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: loggedUrl(req), ip: req.ip }),
     },
     hooks: {
       // Messages may quote user input (a key pasted into a query string); mask it too.

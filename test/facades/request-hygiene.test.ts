@@ -1,8 +1,9 @@
 /**
  * Bad input loses nothing and leaks nothing: query strings on body routes are refused and
  * never logged, a body that repeats a key is refused, errors raised before the router or by
- * the HTTP parser answer from the error table with CORS, and no error body outgrows its
- * request or echoes large input. Through real HTTP where the parser is involved.
+ * the HTTP parser answer from the error table with CORS (a URL past the limit is 414 however
+ * long), no error body outgrows its request or echoes large input, and logs carry route
+ * patterns, never what a caller typed into a path or a parameter name. Through real HTTP where the parser is involved.
  */
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ describe('request hygiene', () => {
     expect(cds.statusCode).toBe(422);
     expect(cds.json().error).toBe('validation');
     const logged = t.logs.slice(before).join('');
-    expect(logged).toContain('/v1/prescriptions/validate?name=*&dob=*');
+    expect(logged).toContain('/v1/prescriptions/validate?[unknown]=*&[unknown]=*');
     expect(logged).not.toMatch(/Jane|Roe|1970-01-02/);
   });
 
@@ -70,9 +71,10 @@ describe('request hygiene', () => {
     expect(long.body).not.toContain('aaaaaaaaaa');
   });
 
-  it('answers header fields over the limit with 431 from the error table, with CORS', async () => {
-    const { status, headers, body } = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${base}/v1/atc/N02`, { headers: { ...ORIGIN, 'x-filler': 'a'.repeat(20_000) } }, (res) => {
+  /** One GET through Node's HTTP client, so the server's own parser sees the request. */
+  const rawGet = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = httpRequest(url, { headers: { ...ORIGIN, ...headers } }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => { text += c.toString(); });
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
@@ -80,9 +82,45 @@ describe('request hygiene', () => {
       req.on('error', reject);
       req.end();
     });
+
+  it('answers header fields over the limit with 431 from the error table, with CORS', async () => {
+    const { status, headers, body } = await rawGet(`${base}/v1/atc/N02`, { 'x-filler': 'a'.repeat(20_000) });
     expect(status).toBe(431);
     expect(JSON.parse(body)).toEqual({ error: 'headers_too_large', message: 'The request header fields are larger than the service accepts.' });
     expect(headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('answers any URL past 8192 characters with 414, whether the router or the HTTP parser meets it first', async () => {
+    const within = await rawGet(`${base}/v1/drugs?country=CH&q=${'b'.repeat(8192 - '/v1/drugs?country=CH&q='.length)}`, bearer(key));
+    expect(within.status).toBe(422);
+    const urls = [8193, 12_000, 16_300, 16_500, 20_000, 100_000].flatMap((length) => [
+      `/v1/drugs?country=CH&q=${'b'.repeat(length - '/v1/drugs?country=CH&q='.length)}`,
+      `/v1/drugs/${'c'.repeat(length - '/v1/drugs/'.length)}`,
+      `/no/such/${'d'.repeat(length - '/no/such/'.length)}`,
+    ]);
+    for (const url of urls) {
+      const res = await rawGet(`${base}${url}`, bearer(key));
+      expect({ length: url.length, status: res.status }).toEqual({ length: url.length, status: 414 });
+      expect(JSON.parse(res.body)).toEqual({ error: 'uri_too_long', message: 'The URL is longer than 8192 characters.' });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    }
+  });
+
+  it('logs route patterns, never a path parameter or an unknown parameter name', async () => {
+    const before = t.logs.length;
+    const phi = ['Jane%20Roe9%201983-04-05', 'Jane+Roe+1983-04-05'];
+    const urls = phi.flatMap((id) => [`/v1/drugs/${id}`, `/v1/drugs/${id}/profile`, `/v1/no-such-route/${id}`, `/v1/drugs?country=CH&${id}=1`]);
+    const statuses = [];
+    for (const url of [...urls, '/v1/drugs/x?Jane%20Roe%201983-04-05']) statuses.push((await rawGet(`${base}${url}`, bearer(key))).status);
+    // Refused (bad id, no route, unknown parameter) after the request line was logged.
+    expect(statuses.every((status) => status === 404 || status === 422)).toBe(true);
+    const logged = t.logs.slice(before).join('');
+    expect(logged).not.toMatch(/Jane|Roe|1983/);
+    expect(logged).toContain('"url":"/v1/drugs/:id"');
+    expect(logged).toContain('"url":"/v1/drugs/:id/profile"');
+    expect(logged).toContain('"url":"[no route]"');
+    expect(logged).toContain('"url":"/v1/drugs?country=*&[unknown]=*"');
   });
 
   it('bounds error bodies: at most 20 details with the count, never larger than a large request, no echo', async () => {
