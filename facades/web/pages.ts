@@ -34,9 +34,9 @@ export function withHeader(page: string, header: string, current: SitePage, extr
  */
 export function demoBanner(sources: readonly SourceStatus[]): string {
   if (!sources.some((s) => s.demo)) return '';
-  return '<div class="demo-banner" role="note" aria-label="Demo data"><p><strong>Demo data.</strong> '
+  return '<section class="demo-banner" aria-label="Demo data"><p><strong>Demo data.</strong> '
     + 'This server answers from the bundled demonstration catalogue: invented products and prices, not for clinical use. '
-    + 'Load real registers with <code>npx drugref sync</code> or <code>npx drugref ingest</code>.</p></div>';
+    + 'Load real registers with <code>npx drugref sync</code> or <code>npx drugref ingest</code>.</p></section>';
 }
 
 const STATE_LABELS: Record<SourceStatus['schemaState'], [string, string]> = {

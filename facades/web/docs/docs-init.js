@@ -4,11 +4,28 @@
  * Authorize dialog; persistAuthorization stays false, so the key lives only in this
  * page's memory and is gone on reload (never in localStorage).
  */
+/**
+ * Swagger UI's servers select sits in an empty label, so it has no accessible name; this
+ * names it after the "Servers" title beside it.
+ */
+const NamedServersSelect = () => ({
+  wrapComponents: {
+    Servers: (Original, system) => function NamedServers(props) {
+      const { React } = system;
+      const box = React.useRef(null);
+      React.useEffect(() => { box.current?.querySelector('select')?.setAttribute('aria-label', 'Servers'); });
+      return React.createElement('div', { ref: box, className: 'servers-box' }, React.createElement(Original, props));
+    },
+  },
+});
+
 window.addEventListener('DOMContentLoaded', () => {
   window.ui = window.SwaggerUIBundle({
     url: '/v1/openapi.json',
     dom_id: '#swagger-ui',
-    deepLinking: true,
+    // Off: a deep link is an anchor inside each operation's expand button, and a link inside
+    // a button is lost to keyboard and screen-reader users (axe: nested-interactive).
+    deepLinking: false,
     persistAuthorization: false,
     tryItOutEnabled: false,
     displayRequestDuration: true,
@@ -19,6 +36,7 @@ window.addEventListener('DOMContentLoaded', () => {
     validatorUrl: null,
     withCredentials: false,
     presets: [window.SwaggerUIBundle.presets.apis],
+    plugins: [NamedServersSelect],
     layout: 'BaseLayout',
   });
 });

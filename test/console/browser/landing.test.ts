@@ -52,7 +52,7 @@ describe.skipIf(missing !== null)('the landing page and the console for a newcom
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('behind one key');
     // The demo catalogue is loaded: the banner says so before anything else on the page.
-    const banner = page.getByRole('note', { name: 'Demo data' });
+    const banner = page.getByRole('region', { name: 'Demo data' });
     expect(await banner.textContent()).toContain('not for clinical use');
 
     await page.getByRole('link', { name: 'Get an API key' }).click();
@@ -84,7 +84,7 @@ describe.skipIf(missing !== null)('the landing page and the console for a newcom
     await page.goto(`${served.base}/`);
     await page.locator('.sources-table').waitFor();
     expect(await horizontalOverflow(page)).toBe(0);
-    expect(await page.getByRole('note', { name: 'Demo data' }).isVisible()).toBe(true);
+    expect(await page.getByRole('region', { name: 'Demo data' }).isVisible()).toBe(true);
     await screenshot(page, 'landing-375');
     await screenshot(page, 'landing-375-top', { fullPage: false });
     await page.locator('#get-a-key').scrollIntoViewIfNeeded();
@@ -116,7 +116,7 @@ describe.skipIf(missing !== null)('the landing page and the console for a newcom
     expect(await names()).toEqual(before);
     expect(await header.getByRole('link', { name: 'Console' }).getAttribute('aria-current')).toBe('page');
     // The console shows the same demo banner, and the one-time link before single sign-on.
-    expect(await page.getByRole('note', { name: 'Demo data' }).isVisible()).toBe(true);
+    expect(await page.getByRole('region', { name: 'Demo data' }).isVisible()).toBe(true);
     expect(await page.locator('.signin-grid h2').allTextContents()).toEqual(['One-time sign-in link', 'Single sign-on']);
     await screenshot(page, 'console-sign-in-1280');
   });
