@@ -107,10 +107,20 @@ describe('fuzzing every route of the route table', () => {
     await t?.close();
   });
 
+  /**
+   * fc.assert within a time share, except that a share too short for even one case (a loaded
+   * machine, the first request of a route) still runs one case instead of failing on the clock.
+   */
+  async function assertWithinBudget(property: fc.IAsyncProperty<[FuzzCase]>, options: fc.Parameters<[FuzzCase]> & { seed: number }): Promise<void> {
+    const details = await fc.check(property, options);
+    if (details.interrupted && details.numRuns === 0) return fc.assert(property, { seed: options.seed, numRuns: 1 });
+    if (details.failed) throw new Error(await fc.asyncDefaultReportMessage(details));
+  }
+
   it('answers every mutated request without a 500 and with JSON errors, error first', async () => {
     const perOperation = budgetMs / OPERATIONS.length;
     for (const [i, op] of OPERATIONS.entries()) {
-      await fc.assert(
+      await assertWithinBudget(
         fc.asyncProperty(fuzzRequests(op, key, t.config.bodyLimitBytes), async ({ mutation, request }: FuzzCase) => {
           const res = await t.app.inject(request);
           tally.tried++;
