@@ -8,7 +8,7 @@
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../platform/config.ts';
-import type { Database } from '../platform/db.ts';
+import type { Database, ReplicaState } from '../platform/db.ts';
 
 /** Whether a process with this pid is running (signal 0 checks without signalling). */
 export function alive(pid: number): boolean {
@@ -61,6 +61,14 @@ export async function embeddedDatabaseIsNew(config: Config): Promise<boolean> {
   return stat(join(config.dataDir, 'pglite', 'PG_VERSION')).then(() => false, () => true);
 }
 
+/** The log line of a replica that starts or stops serving reads (one JSON line, as the server's log). */
+function logReplicaState(state: ReplicaState): void {
+  const msg = state.serving
+    ? `read replica ${state.name} serves reads again`
+    : `read replica ${state.name} skipped: ${state.reason}${state.lagMs !== null ? ` (${state.lagMs} ms behind)` : ''}${state.error ? ` (${state.error})` : ''}`;
+  process.stderr.write(`${JSON.stringify({ level: state.serving ? 30 : 40, time: Date.now(), replica: state.name, reason: state.reason, lagMs: state.lagMs, msg })}\n`);
+}
+
 /**
  * Opens and migrates the configured database. `seed`, called with the embedded database's
  * folder when that database is new (after the lock is taken), may fill it from a prepared
@@ -72,7 +80,13 @@ export async function openConfiguredDatabase(config: Config, seed?: (pgliteDir: 
   loading.catch(() => undefined); // awaited below, after the lock and the seed
   if (config.databaseUrl) {
     const [{ openDatabase }, { migrate }] = await loading;
-    const db = await openDatabase({ url: config.databaseUrl });
+    const db = await openDatabase({
+      url: config.databaseUrl,
+      replicaUrls: config.databaseReplicaUrls,
+      replicaMaxLagMs: config.databaseReplicaMaxLagMs,
+      replicaCheckMs: config.databaseReplicaCheckMs,
+      onReplicaState: logReplicaState,
+    });
     await migrate(db);
     return db;
   }

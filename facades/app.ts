@@ -12,6 +12,7 @@ import { pino } from 'pino';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../platform/config.ts';
 import type { Database } from '../platform/db.ts';
+import { withReplicaReads } from '../platform/db.ts';
 import { systemClock } from '../platform/clock.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -99,6 +100,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
+  // Each operation reads from a replica (when configured) until it writes; the key check and
+  // quota count before it (onRequest) stay on the primary (platform/db-replicas.ts).
+  app.addHook('preHandler', (_request, _reply, done) => withReplicaReads(done));
   await app.register(cors, CORS_OPTIONS);
   // Only retry-after: x-ratelimit-remaining means account quota in this API, not a per-IP count.
   const noLimitHeaders = { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false };

@@ -17,6 +17,15 @@ export interface Config {
   port: number;
   /** PostgreSQL connection string; null selects the embedded database (PGlite). */
   databaseUrl: string | null;
+  /**
+   * DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL (comma-separated) that serve
+   * the API's read-only operations; writes and everything outside an operation use the primary.
+   */
+  databaseReplicaUrls: string[];
+  /** DATABASE_REPLICA_MAX_LAG_MS: a replica further behind the primary is skipped until it catches up. */
+  databaseReplicaMaxLagMs: number;
+  /** DATABASE_REPLICA_CHECK_MS: how often each replica's health and lag are checked. */
+  databaseReplicaCheckMs: number;
   /** Where the embedded database keeps its files; `memory://` keeps it in memory. */
   dataDir: string;
   logLevel: string;
@@ -337,6 +346,17 @@ function metricsConfig(env: Env): Pick<Config, 'metricsToken' | 'metricsPort'> {
   return { metricsToken: token, metricsPort: port };
 }
 
+/** Read replicas of DATABASE_URL: comma-separated URLs, the lag bound and the check interval. */
+function replicaConfig(env: Env): Pick<Config, 'databaseReplicaUrls' | 'databaseReplicaMaxLagMs' | 'databaseReplicaCheckMs'> {
+  const urls = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  if (urls.length && !env.DATABASE_URL) throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas');
+  return {
+    databaseReplicaUrls: urls.map((u, i) => url({ [`DATABASE_REPLICA_URLS[${i}]`]: u }, `DATABASE_REPLICA_URLS[${i}]`, null) as string),
+    databaseReplicaMaxLagMs: int(env, 'DATABASE_REPLICA_MAX_LAG_MS', 5_000, 0),
+    databaseReplicaCheckMs: int(env, 'DATABASE_REPLICA_CHECK_MS', 1_000, 50),
+  };
+}
+
 /** Reads and validates the environment. Throws with the offending variable's name. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.DATA_DIR || './.data';
@@ -344,6 +364,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     port: int(env, 'PORT', 3000),
     databaseUrl: url(env, 'DATABASE_URL', null),
+    ...replicaConfig(env),
     dataDir: dataDir === 'memory://' ? dataDir : resolve(dataDir),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),

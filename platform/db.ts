@@ -19,6 +19,11 @@ import { createHash } from 'node:crypto';
 import { PgListener, pgliteListen } from './db-listen.ts';
 import { pgliteWasmAhead } from './pglite-wasm.ts';
 import { SHARE_SOCKET_PORT, SessionGate, shareSession } from './db-share.ts';
+import { ReplicatedDatabase } from './db-replicas.ts';
+import type { ReplicaState } from './db-replicas.ts';
+
+export { withReplicaReads, ReplicatedDatabase } from './db-replicas.ts';
+export type { ReplicaState } from './db-replicas.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -80,6 +85,8 @@ export interface Database extends Queryable {
    * PGlite: the embedded session, so a notification arrives before the committing query returns.
    */
   listen?(channel: string, handlers: ListenHandlers): Promise<() => void>;
+  /** The read replicas' states (PostgreSQL with DATABASE_REPLICA_URLS only). */
+  replicaStates?(): ReplicaState[];
   close(): Promise<void>;
 }
 
@@ -100,6 +107,8 @@ export interface QueryEvent {
   tx: number | null;
   /** Sent as a named prepared statement (`QueryOptions.prepare`). */
   prepare?: boolean;
+  /** The replica (host:port/database) that ran it; absent for the primary. */
+  replica?: string;
   startedAt: number;
   endedAt: number;
 }
@@ -132,6 +141,17 @@ export interface DatabaseOptions {
   onError?: (err: Error) => void;
   /** Called after each statement (the benchmark's statement recorder); absent in the service. */
   onQuery?: (event: QueryEvent) => void;
+  /**
+   * PostgreSQL only: streaming replicas of `url` that serve the reads of replica-read scopes
+   * (platform/db-replicas.ts). Ignored without `url`: the embedded database has no replicas.
+   */
+  replicaUrls?: string[];
+  /** A replica further behind the primary than this is skipped (default 5,000 ms). */
+  replicaMaxLagMs?: number;
+  /** How often replicas are checked (default 1,000 ms). */
+  replicaCheckMs?: number;
+  /** Called when a replica starts or stops serving reads. */
+  onReplicaState?: (state: ReplicaState) => void;
   /**
    * Embedded only: also serve the database to other local processes on a Unix socket in
    * this folder (platform/db-share.ts), so CLI commands work beside a running server.
@@ -299,28 +319,54 @@ function statementName(text: string): string {
   return name;
 }
 
-/** Opens PostgreSQL when `url` is given, else the embedded PGlite database. */
+/** Opens PostgreSQL when `url` is given (with its replicas, if any), else the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const onError = options.onError ?? (() => undefined);
   if (options.url) {
-    // JIT off: every statement here is short, but the typeahead's gated tiers carry large
-    // cost estimates for branches that rarely run, and on a million products PostgreSQL
-    // spent ~10 s compiling each of them (docs/performance.md, "Large catalogue").
-    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, options: '-c jit=off' });
-    pool.on('error', onError);
-    const db = new PoolDatabase('postgres', pool);
-    db.onQuery = options.onQuery;
-    const listener = new PgListener(async () => {
-      const client = new pg.Client({ connectionString: options.url!, application_name: LISTEN_APPLICATION_NAME });
-      await client.connect();
-      return client;
-    }, onError);
-    db.listen = (channel, handlers) => listener.listen(channel, handlers);
-    db.closeListener = () => listener.close();
-    return Object.assign(db, { bulkLoad: db.bulkLoadOnPostgres.bind(db) });
+    const primary = openPostgres(options.url, options, onError);
+    if (!options.replicaUrls?.length) return primary;
+    const replicas = options.replicaUrls.map((url) => {
+      const name = replicaName(url);
+      const onQuery = options.onQuery;
+      return { name, db: openPostgres(url, { ...options, onQuery: onQuery && ((e) => onQuery({ ...e, replica: name })) }, onError, false) };
+    });
+    const db = new ReplicatedDatabase(primary, replicas, {
+      maxLagMs: options.replicaMaxLagMs ?? 5_000,
+      checkMs: options.replicaCheckMs ?? 1_000,
+      onState: options.onReplicaState,
+    });
+    await db.start();
+    return db;
   }
   if (options.sharedBy) return openShared(options.sharedBy, onError, options.onQuery);
   return openEmbedded(options, onError);
+}
+
+/** A replica's URL as logged and labelled: host, port and database, never the credentials. */
+function replicaName(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+}
+
+/** One PostgreSQL server's pool; the primary also gets LISTEN and bulk load. */
+function openPostgres(url: string, options: DatabaseOptions, onError: (err: Error) => void, primary = true): PoolDatabase {
+  // JIT off: every statement here is short, but the typeahead's gated tiers carry large
+  // cost estimates for branches that rarely run, and on a million products PostgreSQL
+  // spent ~10 s compiling each of them (docs/performance.md, "Large catalogue").
+  // A replica that does not answer is skipped after 2 s rather than holding a read.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, options: '-c jit=off', ...(primary ? {} : { connectionTimeoutMillis: 2_000 }) });
+  pool.on('error', onError);
+  const db = new PoolDatabase('postgres', pool);
+  db.onQuery = options.onQuery;
+  if (!primary) return db;
+  const listener = new PgListener(async () => {
+    const client = new pg.Client({ connectionString: url, application_name: LISTEN_APPLICATION_NAME });
+    await client.connect();
+    return client;
+  }, onError);
+  db.listen = (channel, handlers) => listener.listen(channel, handlers);
+  db.closeListener = () => listener.close();
+  return Object.assign(db, { bulkLoad: db.bulkLoadOnPostgres.bind(db) });
 }
 
 /**

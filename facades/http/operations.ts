@@ -12,6 +12,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { Database } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { registerSyncMetrics } from './sync-metrics.ts';
+import { registerReplicaMetrics } from './replica-metrics.ts';
 import { sendError } from './errors.ts';
 
 /** How `/metrics` is exposed (the `metricsToken` / `metricsPort` of the configuration). */
@@ -81,6 +82,7 @@ export function registerOperations(app: FastifyInstance, db: Database, exposure:
   });
   // Per register source: last success, duration, rows, failures (read from the database when scraped).
   registerSyncMetrics(registry, db);
+  registerReplicaMetrics(registry, db);
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
