@@ -735,6 +735,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/drugs/{id}/supply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Supply status of a drug per country from national shortage publications, and what to switch to while it is short. */
+        get: operations["getDrugSupply"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/interactions/check": {
         parameters: {
             query?: never;
@@ -4913,6 +4930,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                         }[];
                     } | {
                         /** @description The closing line: a stream without it is incomplete. */
@@ -5041,7 +5073,7 @@ export interface operations {
                                 /** @description A representative marketed product of that name in the same country (the first by name). */
                                 drug_id: string;
                                 /** @description Why it is listed, one or more of: curated (a loaded confused-names list), spelling, phonetic. */
-                                reasons: string[];
+                                reasons: ("curated" | "spelling" | "phonetic")[];
                                 /** @description 1 for a curated pair, else the highest similarity that reached its threshold (0 to 1). */
                                 score: number;
                                 /** @description 1 - Levenshtein distance / length of the longer name key, when at or above the spelling threshold (0.6); else null. */
@@ -5161,6 +5193,8 @@ export interface operations {
                         marketing_status?: string;
                         /** @description Date of authorisation (YYYY-MM-DD). */
                         authorised_on?: string | null;
+                        /** @description The worst supply status of the product's packs and of any report on its authorisation; null when no publication reports on it. */
+                        supply_status?: string | null;
                         /** @description Statutory reimbursement rate in percent, where the register states one. */
                         reimbursement_rate_percent?: number | null;
                         /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
@@ -5325,6 +5359,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                             /** @description The pack's own price per DDD or why not (REST: include=price_per_ddd). */
                             price_per_ddd?: {
                                 /** @description per_ddd, per_unit, per_pack or none: how far this pack's price could be normalised. */
@@ -5850,6 +5899,8 @@ export interface operations {
                             marketing_status: string;
                             /** @description Date of authorisation (YYYY-MM-DD). */
                             authorised_on: string | null;
+                            /** @description The worst supply status of the product's packs and of any report on its authorisation; null when no publication reports on it. */
+                            supply_status: string | null;
                             /** @description Statutory reimbursement rate in percent, where the register states one. */
                             reimbursement_rate_percent: number | null;
                             /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
@@ -6014,6 +6065,21 @@ export interface operations {
                                 tariff_category: string | null;
                                 /** @description Every source describing this pack, the representative's first. */
                                 sources: string[];
+                                /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                                supply: {
+                                    /** @description available, limited, unavailable or discontinued. */
+                                    status: string;
+                                    /** @description The publisher's reason, in its words; null when it gives none. */
+                                    reason: string | null;
+                                    /** @description ISO date the status began, as published. */
+                                    since: string | null;
+                                    /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                    expected_until: string | null;
+                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                    source: string;
+                                    /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                    fetched_at: string;
+                                } | null;
                             }[];
                             /** @description The ATC parent chain, level 1 first, ending with the product's own ATC node. */
                             atc_chain: {
@@ -6281,6 +6347,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                         }[];
                         /** @description Known interactions for the product's ATC code (open rules); null when no rule covers it. */
                         interactions: {
@@ -6427,6 +6508,8 @@ export interface operations {
                         marketing_status: string;
                         /** @description Date of authorisation (YYYY-MM-DD). */
                         authorised_on: string | null;
+                        /** @description The worst supply status of the product's packs and of any report on its authorisation; null when no publication reports on it. */
+                        supply_status: string | null;
                         /** @description Statutory reimbursement rate in percent, where the register states one. */
                         reimbursement_rate_percent: number | null;
                         /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
@@ -6591,6 +6674,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
                             status: string | null;
                             status_reason: string | null;
@@ -6746,6 +6844,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
                             status: string | null;
                             status_reason: string | null;
@@ -6903,6 +7016,8 @@ export interface operations {
                         marketing_status: string;
                         /** @description Date of authorisation (YYYY-MM-DD). */
                         authorised_on: string | null;
+                        /** @description The worst supply status of the product's packs and of any report on its authorisation; null when no publication reports on it. */
+                        supply_status: string | null;
                         /** @description Statutory reimbursement rate in percent, where the register states one. */
                         reimbursement_rate_percent: number | null;
                         /** @description Dispensing category of the product as its register names it (Swissmedic A-E; UK POM/P/GSL). */
@@ -7067,6 +7182,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
                             status: string | null;
                             status_reason: string | null;
@@ -7222,6 +7352,21 @@ export interface operations {
                             tariff_category: string | null;
                             /** @description Every source describing this pack, the representative's first. */
                             sources: string[];
+                            /** @description Supply where a shortage publication reports this pack (the worst report when several do); null when none does. */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
                             status: string | null;
                             status_reason: string | null;
@@ -7558,6 +7703,247 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description No, unparseable, revoked or legacy API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDrugSupply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Drug id (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A marketed medicinal product in one jurisdiction: the drug record. */
+                        drug: {
+                            /** @description Stable uuid of the product. */
+                            id: string;
+                            product_name: string;
+                            /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                            substance_name: string | null;
+                            /** @description ISO 3166-1 alpha-2 of the register. */
+                            country: string;
+                            /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                            atc_code: string | null;
+                            brand: string | null;
+                            dose_form: string | null;
+                            /** @description active or withdrawn. */
+                            marketing_status: string;
+                        };
+                        /** @description identity (same medicine by substance identity), atc or none, as for equivalents: only identity finds alternatives. */
+                        basis: string;
+                        /** @description Worst status of the drug's packs and of any report on its authorisation; null when no publication reports on it. */
+                        status: string | null;
+                        /** @description A report on the drug's authorisation that names no pack (a restriction without PZN). */
+                        authorisation: {
+                            /** @description available, limited, unavailable or discontinued. */
+                            status: string;
+                            /** @description The publisher's reason, in its words; null when it gives none. */
+                            reason: string | null;
+                            /** @description ISO date the status began, as published. */
+                            since: string | null;
+                            /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                            expected_until: string | null;
+                            /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                            source: string;
+                            /** @description When drugref last read the publication (ISO 8601 UTC). */
+                            fetched_at: string;
+                        } | null;
+                        packs: {
+                            /** @description A marketed medicinal product in one jurisdiction: the drug record. */
+                            drug: {
+                                /** @description Stable uuid of the product. */
+                                id: string;
+                                product_name: string;
+                                /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                                substance_name: string | null;
+                                /** @description ISO 3166-1 alpha-2 of the register. */
+                                country: string;
+                                /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                                atc_code: string | null;
+                                brand: string | null;
+                                dose_form: string | null;
+                                /** @description active or withdrawn. */
+                                marketing_status: string;
+                            };
+                            pack_id: string;
+                            description: string;
+                            country: string;
+                            /** @description A pack's supply as a national shortage publication reports it (docs/supply.md). */
+                            supply: {
+                                /** @description available, limited, unavailable or discontinued. */
+                                status: string;
+                                /** @description The publisher's reason, in its words; null when it gives none. */
+                                reason: string | null;
+                                /** @description ISO date the status began, as published. */
+                                since: string | null;
+                                /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                expected_until: string | null;
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                source: string;
+                                /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                fetched_at: string;
+                            } | null;
+                        }[];
+                        countries: {
+                            country: string;
+                            /** @description Worst status reported in the country; null when no publication reports on its packs. */
+                            status: string | null;
+                            /** @description Marketed packs of the same medicine in the country. */
+                            packs: number;
+                            /** @description Of those, packs a publication reports short (limited, unavailable or discontinued). */
+                            short: number;
+                        }[];
+                        /** @description Packs to switch to while the drug is short. */
+                        alternatives: {
+                            /** @description Marketed packs of other products with the same medicine in the drug's country that no publication reports short. */
+                            same_country: {
+                                /** @description A marketed medicinal product in one jurisdiction: the drug record. */
+                                drug: {
+                                    /** @description Stable uuid of the product. */
+                                    id: string;
+                                    product_name: string;
+                                    /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                                    substance_name: string | null;
+                                    /** @description ISO 3166-1 alpha-2 of the register. */
+                                    country: string;
+                                    /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                                    atc_code: string | null;
+                                    brand: string | null;
+                                    dose_form: string | null;
+                                    /** @description active or withdrawn. */
+                                    marketing_status: string;
+                                };
+                                pack_id: string;
+                                description: string;
+                                country: string;
+                                /** @description A pack's supply as a national shortage publication reports it (docs/supply.md). */
+                                supply: {
+                                    /** @description available, limited, unavailable or discontinued. */
+                                    status: string;
+                                    /** @description The publisher's reason, in its words; null when it gives none. */
+                                    reason: string | null;
+                                    /** @description ISO date the status began, as published. */
+                                    since: string | null;
+                                    /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                    expected_until: string | null;
+                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                    source: string;
+                                    /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                    fetched_at: string;
+                                } | null;
+                            }[];
+                            /** @description The same in neighbouring markets, neighbours in order. */
+                            neighbouring_markets: {
+                                /** @description A marketed medicinal product in one jurisdiction: the drug record. */
+                                drug: {
+                                    /** @description Stable uuid of the product. */
+                                    id: string;
+                                    product_name: string;
+                                    /** @description Names of the active substances, joined with ' + ' in ingredient order; null when the register lists none. */
+                                    substance_name: string | null;
+                                    /** @description ISO 3166-1 alpha-2 of the register. */
+                                    country: string;
+                                    /** @description WHO ATC code as the register assigns it, or derived from the product's substances where the register gives none (see atcCodeSource). */
+                                    atc_code: string | null;
+                                    brand: string | null;
+                                    dose_form: string | null;
+                                    /** @description active or withdrawn. */
+                                    marketing_status: string;
+                                };
+                                pack_id: string;
+                                description: string;
+                                country: string;
+                                /** @description A pack's supply as a national shortage publication reports it (docs/supply.md). */
+                                supply: {
+                                    /** @description available, limited, unavailable or discontinued. */
+                                    status: string;
+                                    /** @description The publisher's reason, in its words; null when it gives none. */
+                                    reason: string | null;
+                                    /** @description ISO date the status began, as published. */
+                                    since: string | null;
+                                    /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
+                                    expected_until: string | null;
+                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                    source: string;
+                                    /** @description When drugref last read the publication (ISO 8601 UTC). */
+                                    fetched_at: string;
+                                } | null;
+                            }[];
+                        };
+                        /** @description Provenance block of register-derived payloads (`_meta` in REST). */
+                        _meta: {
+                            sources: {
+                                id: string;
+                                name: string;
+                                /** @description ISO 3166-1 alpha-2 of the register, null for global sources. */
+                                country: string | null;
+                                /** Format: date-time */
+                                last_synced_at: string | null;
+                                /** @description ok, stale (past its refresh interval) or never_run. */
+                                schema_state: string;
+                                /** @description True for the bundled demonstration data (not for clinical use). */
+                                demo: boolean;
+                            }[];
+                            /** @description Set when any contributing source is demonstration data. */
+                            notice: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified (if-none-match matched); counts against quota. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, unparseable, revoked or legacy API key. */
             401: {

@@ -133,6 +133,7 @@ describe('GET /v1/drugs?include=lasa (look-alike / sound-alike names)', () => {
     expect(op.parameters.find((p: { name: string }) => p.name === 'include').schema.enum).toEqual(['lasa']);
     const row = op.responses['200'].content['application/json'].schema.properties.results.items;
     expect(row.properties.lasa.items.properties.reasons.items.enum).toEqual(['curated', 'spelling', 'phonetic']);
-    expect(row.properties.lasa.items.required).toEqual(['name', 'drug_id', 'reasons', 'score', 'curated']);
+    // spelling and phonetic are always present, null below their thresholds.
+    expect(row.properties.lasa.items.required).toEqual(['name', 'drug_id', 'reasons', 'score', 'spelling', 'phonetic', 'curated']);
   });
 });
