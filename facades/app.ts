@@ -100,9 +100,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
-  // Each operation reads from a replica (when configured) until it writes; the key check and
-  // quota count before it (onRequest) stay on the primary (platform/db-replicas.ts).
-  app.addHook('preHandler', (_request, _reply, done) => withReplicaReads(done));
+  // Each operation reads from a replica until it writes; the key check and quota count before
+  // it (onRequest) stay on the primary (platform/db-replicas.ts). Without replicas there is no
+  // read scope to open, so a request pays nothing for it.
+  if (db.replicaStates) app.addHook('preHandler', (_request, _reply, done) => withReplicaReads(done));
   await app.register(cors, CORS_OPTIONS);
   // Only retry-after: x-ratelimit-remaining means account quota in this API, not a per-IP count.
   const noLimitHeaders = { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false };
