@@ -20,6 +20,8 @@ export interface BaselineRoute {
   contentType: string;
   /** Response body, base64 (it crosses IPC as JSON). */
   body: string;
+  /** Instead of replaying `waves` and sending `body`: run this one statement and send its `body` column. */
+  floor?: { sql: string; params: unknown[] };
 }
 
 /** A Fastify app answering every recorded route from one catch-all handler (routes can be added after listen). */
@@ -32,6 +34,10 @@ export async function buildBaselineApp(db: Database): Promise<{ app: FastifyInst
     handler: async (request, reply) => {
       const route = routes.get(`${request.method} ${request.url}`);
       if (!route) return reply.code(404).send({ error: 'not_recorded' });
+      if (route.floor) {
+        const { rows } = await db.query<{ body: string }>(route.floor.sql, route.floor.params);
+        return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(rows[0]?.body ?? 'null');
+      }
       await replay(db, route.waves);
       return reply.code(route.status).header('content-type', route.contentType).send(route.bytes);
     },

@@ -23,6 +23,8 @@ export interface ScenarioResult {
   bytes: number;
   peer?: LoadResult & { name: string; bytes: number; volume: string; drugrefVolume: string };
   plans?: Array<{ statement: string; plan: string }>;
+  /** The one-statement floor (Scenario.floor), where the scenario has one. */
+  floor?: MeasuredLoad;
 }
 
 export interface RunResult {
@@ -65,6 +67,11 @@ export function formatRun(run: RunResult): string[] {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...run.scenarios.map((s) => `| ${s.name} | ${s.route.rps} | ${ms(s.route)} | ${s.baseline.rps} | ${ms(s.baseline)} | ${ratio(s.route.rps, s.baseline.rps)} | ${cpu(s.route)}; ${cpu(s.baseline)} | ${trips(s.roundTrips)} | ${s.route.non2xx + s.route.errors} |`),
   ];
+  const floors = run.scenarios.filter((s) => s.floor);
+  if (floors.length) {
+    lines.push('', '| Scenario | drugref req/s | p50 / p99 ms | one-statement floor req/s | p50 / p99 ms | ratio to floor | server CPU µs / request (drugref; floor) |', '|---|---:|---:|---:|---:|---:|---:|');
+    for (const s of floors) lines.push(`| ${s.name} | ${s.route.rps} | ${ms(s.route)} | ${s.floor!.rps} | ${ms(s.floor!)} | ${ratio(s.route.rps, s.floor!.rps)} | ${cpu(s.route)}; ${cpu(s.floor!)} |`);
+  }
   const peers = run.scenarios.filter((s) => s.peer);
   if (peers.length) {
     lines.push('', '| Scenario | drugref req/s | p50 / p99 ms | PostGraphile 4 req/s | p50 / p99 ms | ratio drugref / PostGraphile | response (drugref; PostGraphile) |', '|---|---:|---:|---:|---:|---:|---|');

@@ -134,6 +134,17 @@ async function peer(s: Servers, scenario: Scenario, drugref: Response): Promise<
   return { ...result, name: 'PostGraphile 4', bytes: answer.body.length, volume, drugrefVolume };
 }
 
+/** The scenario's one-statement floor, served by the baseline process under /floor<path>. */
+async function floor(s: Servers, scenario: Scenario): Promise<LoadResult & { cpuUs: number }> {
+  const path = `/floor${scenario.path}`;
+  await s.baseline.request({ type: 'addRoute', route: { method: scenario.method, url: path, waves: [], status: 200, contentType: 'application/json', body: '', floor: scenario.floor } });
+  const probe = { ...scenario, path };
+  const answer = await send(s.baseline.url + path, probe, null);
+  if (answer.status !== 200 || answer.body.toString() === 'null') throw new Error(`${scenario.name}: the floor statement answered ${answer.status} ${answer.body.toString().slice(0, 200)}`);
+  for (let i = 0; i < WARM_UP; i += 1) await send(s.baseline.url + path, probe, null);
+  return measured(s.baseline, `${scenario.name}.floor`, () => loadRun(s, s.baseline.url + path, probe, null));
+}
+
 /**
  * Runs `load` and measures the CPU time `child` spent meanwhile (µs per request: the
  * pipeline's own cost, which machine load barely changes, unlike req/s); under the CPU
@@ -178,6 +189,10 @@ async function runScenario(s: Servers, db: BenchDatabase, template: Scenario): P
     roundTrips: route.requests > 0 ? Math.round(((after - before) / route.requests) * 10) / 10 : Number.NaN,
     recorded: roundTripsOf(waves),
   };
+  if (scenario.floor) {
+    result.floor = await floor(s, scenario);
+    log(`${scenario.name}: ${route.rps} req/s vs one-statement floor ${result.floor.rps} (${(route.rps / Math.max(result.floor.rps, 1)).toFixed(2)}), server CPU ${route.cpuUs} vs ${result.floor.cpuUs} µs/request`);
+  }
   if (scenario.postgraphile) result.peer = await peer(s, scenario, response);
   if (scenario.explain && CATALOGUE === 'large') result.plans = await plans(db.url, statements);
   if (route.profile && baseline.profile) log(`${scenario.name}: ${profileGap(route.profile, baseline.profile)}`);

@@ -18,7 +18,20 @@ export interface Scenario {
   postgraphile?: unknown;
   /** Throws unless both answers hold the same data (checked before the load); without it, their volumes are printed. */
   sameAnswer?: (drugref: any, postgraphile: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * The one-statement floor: a bare handler (no auth, quota, GraphQL) that runs this one
+   * statement and sends the text it returns (column `body`). What any server must at least
+   * pay for the answer; drugref's route is compared with it as well as with its baseline.
+   */
+  floor?: { sql: string; params: unknown[] };
 }
+
+/** The ATC node's JSON (node, DDDs, children) in one statement. */
+const ATC_NODE_FLOOR = `SELECT json_build_object(
+  'code', a.code, 'name', a.name, 'level', a.level, 'parent_code', a.parent_code,
+  'ddd', (SELECT coalesce(json_agg(json_build_object('value', d.value, 'unit', d.unit, 'route', d.route, 'note', d.note)), '[]') FROM atc_ddd d WHERE d.code = a.code),
+  'children', (SELECT coalesce(json_agg(json_build_object('code', c.code, 'name', c.name, 'level', c.level) ORDER BY c.code), '[]') FROM atc_nodes c WHERE c.parent_code = a.code)
+)::text AS body FROM atc_nodes a WHERE a.code = $1`;
 
 /** Fields of the nested query: 50 drugs with ingredients (substance name, moiety), ATC chain and packs with prices. */
 const NESTED_DRUGREF = `{ drugs(q: "C09AA05", country: "ALL", limit: 50) { results {
@@ -36,7 +49,7 @@ const NESTED_POSTGRAPHILE = `{ allProducts(first: 50, condition: { atcCode: "C09
   packsByProductId(orderBy: PRIMARY_KEY_ASC) { nodes { id description units unit packPricesByPackId { nodes { kind amount currency validFrom } } } } } } }`;
 
 export const SCENARIOS: Scenario[] = [
-  { name: 'ATC node', method: 'GET', path: '/v1/atc/N02BE01' },
+  { name: 'ATC node', method: 'GET', path: '/v1/atc/N02BE01', floor: { sql: ATC_NODE_FLOOR, params: ['N02BE01'] } },
   { name: 'typeahead by name (ibu)', method: 'GET', path: '/v1/drugs?q=ibu&country=ALL&limit=20', explain: true },
   { name: 'typeahead by name (ibuprofen, CH)', method: 'GET', path: '/v1/drugs?q=ibuprofen&country=CH&limit=20', explain: true },
   { name: 'typeahead by code (ATC C09AA05)', method: 'GET', path: '/v1/drugs?q=C09AA05&country=ALL&limit=20', explain: true },
