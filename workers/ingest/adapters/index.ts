@@ -32,6 +32,7 @@ import { DK_LMS_FILES, DK_LMS_OPTIONAL_FILES, parseDkLms } from './dk-lms.ts';
 import { NO_FEST_FILE, openNoFest, parseNoFestFiles } from './no-fest.ts';
 import { OPENFDA_NDC_FILE, parseOpenFdaNdc } from './us-openfda-ndc.ts';
 import { openOpenFdaNdc } from './us-openfda-open.ts';
+import { areDirectoryFiles, openOpenFdaDirectory, parseOpenFdaDirectory } from './us-openfda-directory.ts';
 import { RXNCONSO_FILE, RXNSAT_FILE, parseUsRxnorm } from './us-rxnorm.ts';
 import { openUsRxnorm } from './us-rxnorm-open.ts';
 import { SPL_FILE, parseUsSpl } from './us-spl.ts';
@@ -133,10 +134,10 @@ export const ADAPTERS: readonly SourceAdapter[] = [
   },
   {
     id: 'us-openfda-ndc',
-    description: 'openFDA drug/ndc bulk JSON (drug-ndc-0001-of-0001.json; read record by record)',
+    description: 'openFDA drug/ndc bulk JSON (drug-ndc-0001-of-0001.json; read record by record), or the NDC Directory text files it is built from (told apart by content)',
     files: [OPENFDA_NDC_FILE],
-    parse: async (files) => parseOpenFdaNdc(files),
-    open: (files) => openOpenFdaNdc(files),
+    parse: async (files) => ((await areDirectoryFiles(files)) ? parseOpenFdaDirectory(files) : parseOpenFdaNdc(files)),
+    open: async (files) => ((await areDirectoryFiles(files)) ? openOpenFdaDirectory(files) : openOpenFdaNdc(files)),
   },
   {
     id: 'us-unii',
