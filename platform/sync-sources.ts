@@ -50,6 +50,9 @@ const BDPM_FILES = ['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt'];
 const BDPM_OPTIONAL = ['CIS_COMPO_bdpm.txt', 'CIS_GENER_bdpm.txt', 'CIS_CPD_bdpm.txt', 'CIS_HAS_SMR_bdpm.txt',
   'CIS_HAS_ASMR_bdpm.txt', 'HAS_LiensPageCT_bdpm.txt', 'CIS_MITM.txt', 'CIS_InfoImportantes.txt', 'CIS_CIP_Dispo_Spec.txt'];
 
+/** DailyMed numbers the parts of a full release from 1; parts past the last published answer 404 and are skipped. */
+const DAILYMED_RX_PARTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
 /** Every register the sync worker knows. Sources whose adapter is not registered are skipped with a warning. */
 export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   {
@@ -141,10 +144,16 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
   },
   {
+    // DailyMed's full human prescription release: parts of about 3 GB, each a zip of one zip per SPL
+    // (its XML and pictures). The release is taken whole: part 1 and every further part published
+    // (their number grows with the labels; 6 in 2026); only the XML documents are unpacked.
     id: 'us-spl', adapter: 'us-spl', name: 'FDA SPL product data (DailyMed)', country: 'US', url: null,
-    downloads: [{ file: 'spl.xml' }],
+    downloads: DAILYMED_RX_PARTS.map((n) => ({
+      file: `dm_spl_release_human_rx_part${n}.zip`, ...(n > 1 ? { optional: true } : {}),
+      unzip: { entries: [/\.xml$/i], nested: true },
+    })),
     intervalHours: DAILY,
-    note: 'DailyMed publishes SPLs as multi-gigabyte zips of zips; set SYNC_US_SPL_URL to a single SPL XML (or a mirror) you want kept current.',
+    note: 'DailyMed publishes the full human prescription release as about 18 GB of zip parts at https://dailymed-data.nlm.nih.gov/public-release-files/: set SYNC_US_SPL_URL to that folder (or a mirror of it) with {file} for the part name, and raise SYNC_MAX_BYTES and SYNC_MAX_UNPACKED_BYTES to the release\'s size (the unpacked SPL documents are held in memory while they are read).',
   },
   {
     id: 'de-pzn', adapter: 'de-pzn', name: 'German PZN price list', country: 'DE', url: null,
@@ -197,9 +206,14 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
   },
   {
     id: 'se-tlv', adapter: 'se-tlv', name: 'TLV medicine prices and reimbursement', country: 'SE', url: null,
-    downloads: [{ file: 'tlv_lakemedel.xlsx' }],
+    // The release the adapter reads: TLV's list and Läkemedelsverket's NPL product files (one
+    // <NPL-id>.xml per product, in the NPL export zip), which add what TLV does not list.
+    downloads: [
+      { file: 'tlv_lakemedel.xlsx' },
+      { file: 'npl.zip', optional: true, unzip: { entries: [/\.xml$/i] } },
+    ],
     intervalHours: DAILY,
-    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) without a stable file address: set SYNC_SE_TLV_URL to where you keep the current export. NPL product files belong to the same source: a sync reloads the list without them.',
+    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) and Läkemedelsverket hands out the NPL export to registered users, neither at a stable file address: keep both in one place and set SYNC_SE_TLV_URL to it with {file} for the name (tlv_lakemedel.xlsx, the list as xlsx or text; npl.zip, the NPL export). Without npl.zip (404) a sync reloads the list alone.',
   },
   {
     // AIFA "Liste dei farmaci" → Anagrafica dei farmaci: stable names, regenerated daily (data of the day before).

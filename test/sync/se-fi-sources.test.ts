@@ -1,7 +1,9 @@
 /**
  * Sync of the Swedish and Finnish sources against the local fake publisher: Fimea's register as
- * a zip of text files (the pack, substance and Kela price files are handed on), TLV's list as one file.
+ * a zip of text files (the pack, substance and Kela price files are handed on); TLV's release as
+ * the list with Läkemedelsverket's NPL export beside it, or the list alone when no NPL export is kept.
  */
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../helpers/db.ts';
 import type { Database } from '../../platform/db.ts';
@@ -12,7 +14,8 @@ import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture, runner, state, syncConfig, rowsNotKept } from './helpers.ts';
 
 const FIMEA_PATH = '/fimea/documents/perusrekisteri.zip';
-const TLV_PATH = '/tlv/export/lakemedel.xlsx';
+const TLV_PATH = '/tlv/export/{file}';
+const NPL_NAMES = readdirSync(new URL('../fixtures/registers/se-tlv/npl/', import.meta.url)).sort();
 
 describe('SE and FI sync sources', () => {
   let db: Database;
@@ -55,15 +58,31 @@ describe('SE and FI sync sources', () => {
   });
 
   it('downloads the TLV list and ingests it; an unchanged file is not fetched again', async () => {
-    publisher.publish(TLV_PATH, fixture('se-tlv/tlv_lakemedel.csv'));
+    publisher.publish('/tlv/export/tlv_lakemedel.xlsx', fixture('se-tlv/tlv_lakemedel.csv'));
     const r = runner(db, syncConfig(publisher, { 'se-tlv': TLV_PATH }));
     const [first] = await r.runNow(['se-tlv']);
-    // The three rows the list gets wrong (a bad Varunummer, an unreadable AUP, a short row) are malformed; none excluded.
+    // No npl.zip (404): the list alone. The three rows it gets wrong (a bad Varunummer, an unreadable AUP, a short row) are malformed.
     expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', rows: { read: 9, kept: 6, malformed: 3, excluded: 0 } });
     expect(rowsNotKept(first)).toBe(3);
     expect((await r.runNow(['se-tlv']))[0]).toMatchObject({ outcome: 'not_modified' });
     await r.close();
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM packs WHERE source = 'se-tlv'");
     expect(rows[0]!.n).toBe(6);
+  });
+
+  it('takes the release whole: the list and the NPL export zip, whose product files add what TLV does not list', async () => {
+    expect(findSyncSource('se-tlv')!.downloads.map((d) => [d.file, d.optional ?? false])).toEqual([['tlv_lakemedel.xlsx', false], ['npl.zip', true]]);
+    publisher.publish('/tlv/export/npl.zip', buildZip([
+      ...NPL_NAMES.map((name) => ({ name: `Productdata/${name}`, content: fixture(`se-tlv/npl/${name}`) })),
+      { name: 'readme.txt', content: Buffer.from('NPL export\r\n') },
+    ]));
+    const r = runner(db, syncConfig(publisher, { 'se-tlv': TLV_PATH }));
+    const [result] = await r.runNow(['se-tlv']);
+    await r.close();
+    // The list as before (9 read, 6 kept, 3 malformed) and the six NPL files (5 kept, 1 with a broken id).
+    expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', rows: { read: 15, kept: 11, malformed: 4, excluded: 0 } });
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products WHERE source = 'se-tlv' AND record -> 'identifiers' @> '[{\"system\": \"se_npl_id\", \"code\": \"20130101000028\"}]'");
+    // The licence product only NPL lists arrived with the release.
+    expect(rows[0]!.n).toBe(1);
   });
 });
