@@ -213,7 +213,7 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
       { file: 'npl.zip', optional: true, unzip: { entries: [/\.xml$/i] } },
     ],
     intervalHours: DAILY,
-    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html) and Läkemedelsverket hands out the NPL export to registered users, neither at a stable file address: keep both in one place and set SYNC_SE_TLV_URL to it with {file} for the name (tlv_lakemedel.xlsx, the list as xlsx or text; npl.zip, the NPL export). Without npl.zip (404) a sync reloads the list alone.',
+    note: 'TLV publishes the list through its database search (tlv.se/beslut/sok-i-databasen.html; its open-data copy is https://www.tlv.se/file/medprice) and Läkemedelsverket hands out the NPL export to registered users, neither at a stable file address: keep both in one place and set SYNC_SE_TLV_URL to it with {file} for the name (tlv_lakemedel.xlsx, the list as xlsx or text; npl.zip, the NPL export). Without npl.zip (404) a sync reloads the list alone.',
   },
   {
     // AIFA "Liste dei farmaci" → Anagrafica dei farmaci: stable names, regenerated daily (data of the day before).

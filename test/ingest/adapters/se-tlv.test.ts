@@ -90,6 +90,18 @@ describe('se-tlv adapter: TLV price list (CSV, Windows-1252, CRLF, title rows, d
     expect(twice.problems).toHaveLength(3);
   });
 
+  it('reads the column names of TLV\'s open-data download (NPL id, NPL pack-id, AIP/AUP per st beside AIP/AUP)', async () => {
+    // Hand-written: the header as readers of tlv.se/file/medprice name it (no copy of the file was found).
+    const header = 'Produktnamn;Varunummer;ATC-kod;NPL id;NPL pack-id;Form;Styrka;Förpackning;Antal;Företag;AIP;AUP;AIP per st;AUP per st;Subventionerad';
+    const row = 'Metformin Teva;047829;A10BA02;20050120000091;20050216100245;Filmdragerad tablett;500 mg;Blister;100 tabletter;Teva Sweden AB;45,50;83,25;0,46;0,83;Ja';
+    const { snapshot, files } = await parseSeTlv({ name: 'medprice.csv', content: Buffer.from(`${header}\r\n${row}\r\n`, 'utf8') });
+    expect(files).toEqual([{ file: 'medprice.csv', role: 'TLV läkemedel', read: 1, kept: 1, malformed: 0 }]);
+    expect(snapshot.products![0]!.packs[0]).toMatchObject({
+      key: '047829', identifiers: [{ system: 'se_varunummer', code: '047829' }, { system: 'se_npl_pack_id', code: '20050216100245' }],
+      prices: [expect.objectContaining({ kind: 'ex_factory', amount: 45.5 }), expect.objectContaining({ kind: 'public', amount: 83.25 })],
+    });
+  });
+
   it('rejects a file without a Varunummer header', async () => {
     await expect(parseSeTlv({ name: 'x.csv', content: Buffer.from('Namn;Pris\r\nA;1,00\r\n') })).rejects.toThrow(FileRejectedError);
   });

@@ -27,7 +27,8 @@ export const TLV_COLUMNS = {
   substance: ['substans', 'aktiv substans', 'substansnamn'],
   status: ['förmånsstatus', 'status', 'subventionsstatus'],
   nplId: ['npl-id', 'nplid', 'npl id'],
-  nplPackId: ['npl-pack-id', 'nplpackid', 'npl pack id', 'npl-packid'],
+  // `NPL pack-id`: the open-data download (tlv.se/file/medprice) as its readers name its columns.
+  nplPackId: ['npl-pack-id', 'nplpackid', 'npl pack id', 'npl-packid', 'npl pack-id'],
   date: ['datum', 'giltig från', 'gäller från', 'beslutsdatum'],
 } as const;
 export type TlvField = keyof typeof TLV_COLUMNS;
