@@ -267,6 +267,13 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
     intervalHours: DAILY,
   },
   {
+    // The BDPM download page's availability file: the ANSM notices of shortage, tension, stop and return, updated daily.
+    id: 'fr-ansm-supply', adapter: 'fr-ansm-supply', name: 'ANSM disponibilité des médicaments (BDPM)', country: 'FR',
+    url: 'https://base-donnees-publique.medicaments.gouv.fr/telechargement.php?fichier=CIS_CIP_Dispo_Spec.txt',
+    downloads: [{ file: 'CIS_CIP_Dispo_Spec.txt' }],
+    intervalHours: DAILY,
+  },
+  {
     // openFDA bulk download (listed in https://api.fda.gov/download.json under drug/shortages).
     id: 'us-fda-shortages', adapter: 'us-fda-shortages', name: 'FDA drug shortages (openFDA)', country: 'US',
     url: 'https://download.open.fda.gov/drug/shortages/drug-shortages-0001-of-0001.json.zip',

@@ -27,26 +27,30 @@ describe('supply sync sources', () => {
   it('names each publisher\'s location', () => {
     expect(findSyncSource('at-basg-supply')).toMatchObject({ adapter: 'at-basg-supply', country: 'AT', url: 'https://www.basg.gv.at/fileadmin/uploadVERE/VertriebseinschraenkungenASP.xml' });
     expect(findSyncSource('es-cima-supply')).toMatchObject({ country: 'ES', url: expect.stringMatching(/^https:\/\/cima\.aemps\.es\/cima\/rest\/psuministro/) });
+    expect(findSyncSource('fr-ansm-supply')).toMatchObject({ adapter: 'fr-ansm-supply', country: 'FR', url: expect.stringMatching(/fichier=CIS_CIP_Dispo_Spec\.txt$/) });
     expect(findSyncSource('us-fda-shortages')?.downloads[0]?.unzip).toBeDefined();
   });
 
-  it('downloads the three publications, writes their supply rows and skips an unchanged one', async () => {
+  it('downloads the four publications, writes their supply rows and skips an unchanged one', async () => {
     publisher.publish('/basg/VertriebseinschraenkungenASP.xml', fixture('at-basg-supply/real/VertriebseinschraenkungenASP_20230923_excerpt.xml'));
     publisher.publish('/cima/psuministro', fixture('es-cima-supply/real/psuministro_page1.json'));
+    publisher.publish('/bdpm/CIS_CIP_Dispo_Spec.txt', fixture('fr-ansm-supply/real/CIS_CIP_Dispo_Spec_20260126_excerpt.txt'));
     publisher.publish('/fda/shortages.zip', buildZip([{ name: 'drug-shortages-0001-of-0001.json', content: fixture('us-fda-shortages/drug-shortages.json') }]));
-    const config = syncConfig(publisher, { 'at-basg-supply': '/basg/VertriebseinschraenkungenASP.xml', 'es-cima-supply': '/cima/psuministro', 'us-fda-shortages': '/fda/shortages.zip' });
+    const config = syncConfig(publisher, { 'at-basg-supply': '/basg/VertriebseinschraenkungenASP.xml', 'es-cima-supply': '/cima/psuministro', 'fr-ansm-supply': '/bdpm/CIS_CIP_Dispo_Spec.txt', 'us-fda-shortages': '/fda/shortages.zip' });
     const r = runner(db, config);
-    const results = (await r.runNow(['at-basg-supply', 'es-cima-supply', 'us-fda-shortages'])) as SyncResult[];
+    const results = (await r.runNow(['at-basg-supply', 'es-cima-supply', 'fr-ansm-supply', 'us-fda-shortages'])) as SyncResult[];
     expect(results.map((x) => [x.source, x.outcome, x.rows])).toEqual([
       ['at-basg-supply', 'ok', { read: 6, kept: 6, malformed: 0, excluded: 0 }],
       ['es-cima-supply', 'ok', { read: 25, kept: 25, malformed: 0, excluded: 0 }],
+      ['fr-ansm-supply', 'ok', { read: 32, kept: 28, malformed: 0, excluded: 4 }],
       ['us-fda-shortages', 'ok', { read: 6, kept: 5, malformed: 1, excluded: 0 }],
     ]);
-    expect(results.map((x) => x.changes)).toEqual([6, 25, 6]);
+    expect(results.map((x) => x.changes)).toEqual([6, 25, 28, 6]);
     const { rows } = await db.query<{ source: string; n: number; short: number }>(
       `SELECT source, count(*)::int AS n, count(*) FILTER (WHERE status <> 'available')::int AS short FROM pack_supply GROUP BY source ORDER BY source`);
     expect(rows).toEqual([
-      { source: 'at-basg-supply', n: 6, short: 4 }, { source: 'es-cima-supply', n: 25, short: 25 }, { source: 'us-fda-shortages', n: 6, short: 5 },
+      { source: 'at-basg-supply', n: 6, short: 4 }, { source: 'es-cima-supply', n: 25, short: 25 },
+      { source: 'fr-ansm-supply', n: 28, short: 22 }, { source: 'us-fda-shortages', n: 6, short: 5 },
     ]);
     const [again] = await r.runNow(['at-basg-supply']);
     await r.close();

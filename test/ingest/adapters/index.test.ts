@@ -13,7 +13,7 @@ describe('adapter registry', () => {
     expect(ADAPTERS.map((a) => a.id)).toEqual([
       'who-atc', 'fda-ndc', 'us-openfda-ndc', 'us-unii', 'us-rxnorm', 'us-spl', 'fr-bdpm', 'ch-sl', 'ch-sl-groups', 'ch-artikelstamm',
       'ch-refdata', 'ch-swissmedic', 'ch-zurrose', 'gb-dmd', 'eu-ema', 'de-pzn', 'nl-cbg', 'be-sam', 'ie-hpra', 'dk-lms', 'no-fest',
-      'es-cima', 'at-eko', 'fi-fimea', 'se-tlv', 'it-aifa', 'pt-infomed', 'at-basg-supply', 'es-cima-supply', 'us-fda-shortages', 'snapshot',
+      'es-cima', 'at-eko', 'fi-fimea', 'se-tlv', 'it-aifa', 'pt-infomed', 'at-basg-supply', 'es-cima-supply', 'fr-ansm-supply', 'us-fda-shortages', 'snapshot',
     ]);
     expect(findAdapter('fr-bdpm')?.files).toEqual(['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt']);
     expect(findAdapter('nope')).toBeUndefined();

@@ -50,6 +50,7 @@ import { BE_SAM_FILE, BE_SAM_RMB_FILE, openBeSam, parseBeSam } from './be-sam.ts
 import { IE_HPRA_FILE, IE_HPRA_WITHDRAWN_FILE, parseIeHpra } from './ie-hpra.ts';
 import { AT_BASG_SUPPLY_FILE, parseAtBasgSupply } from './at-basg-supply.ts';
 import { ES_CIMA_SUPPLY_FILE, parseEsCimaSupply } from './es-cima-supply.ts';
+import { FR_ANSM_SUPPLY_FILE, parseFrAnsmSupply } from './fr-ansm-supply.ts';
 import { US_FDA_SHORTAGES_FILE, parseUsFdaShortages } from './us-fda-shortages.ts';
 import type { SupplyParse } from './supply-rows.ts';
 
@@ -311,6 +312,8 @@ export const ADAPTERS: readonly SourceAdapter[] = [
     AT_BASG_SUPPLY_FILE, parseAtBasgSupply),
   supplyAdapter('es-cima-supply', 'Spanish AEMPS CIMA supply problems (the /psuministro JSON answer, one or more pages): supply status per national code (CN)',
     ES_CIMA_SUPPLY_FILE, parseEsCimaSupply),
+  supplyAdapter('fr-ansm-supply', 'French ANSM availability list as the BDPM publishes it (CIS_CIP_Dispo_Spec.txt, tab separated): supply status per CIP13, or per CIS where the notice names no pack',
+    FR_ANSM_SUPPLY_FILE, parseFrAnsmSupply),
   supplyAdapter('us-fda-shortages', 'US FDA drug shortages as openFDA publishes them (drug/shortages JSON, API answer or bulk download): supply status per package NDC',
     US_FDA_SHORTAGES_FILE, parseUsFdaShortages),
   {

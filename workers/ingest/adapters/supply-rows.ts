@@ -11,7 +11,7 @@ import type { FileReport, RowProblem } from '../row-outcome.ts';
 import type { InputFile } from './common.ts';
 
 /** Identifier systems a supply row can name its pack (or product) by. */
-export type SupplySystem = 'at_pzn' | 'at_zulassungsnummer' | 'eu_number' | 'cima_codigo' | 'ndc11';
+export type SupplySystem = 'at_pzn' | 'at_zulassungsnummer' | 'eu_number' | 'cima_codigo' | 'ndc11' | 'cip13' | 'cis';
 
 export interface SupplyRow {
   system: SupplySystem;
