@@ -50,6 +50,8 @@ export interface HistoryBundle {
   currentPackIds: Map<string, string>;
   /** Code records that are today's representative rows (`table|key`). */
   representatives: Set<string>;
+  /** Supply changes (`pack_supply`) of every code the packs and products above ever carried, by `system|code`; `key` is that too. */
+  supply: Map<string, Version[]>;
 }
 
 /** Columns of a version, as `kind` rows of the history statement. */
@@ -68,8 +70,9 @@ const LIGHT_IMAGE = `CASE WHEN c.after IS NULL THEN NULL ELSE jsonb_build_object
  * walks the log by its indexes of 0820_changes_as_of.sql as the statuses need it: the records
  * that carried the code (GIN on identifiers), the products they belonged to and the product
  * asked for (the seeds), every pack that ever belonged to a seed, every product those packs
- * belonged to, the recalls naming those products, where each source's history starts, and
- * which of the packs and code records still exist today.
+ * belonged to, the recalls naming those products, the supply reports on any code those packs
+ * and products carried, where each source's history starts, and which of the packs and code
+ * records still exist today.
  */
 export const HISTORY_SQL = {
   history: `WITH code_records AS MATERIALIZED (
@@ -95,12 +98,20 @@ export const HISTORY_SQL = {
       SELECT DISTINCT c.natural_key FROM product_ids i JOIN changes c ON c.drug_id = i.id AND c.table_name = 'recalls'),
     recall_versions AS MATERIALIZED (
       SELECT c.* FROM recall_keys k JOIN changes c ON c.table_name = 'recalls' AND c.natural_key = k.natural_key),
+    supply_keys AS MATERIALIZED (
+      SELECT DISTINCT jsonb_build_object('system', i ->> 'system', 'code', i ->> 'code') AS natural_key
+        FROM (SELECT after FROM pack_versions UNION ALL SELECT after FROM product_versions) v,
+             jsonb_array_elements(CASE jsonb_typeof(v.after -> 'identifiers') WHEN 'array' THEN v.after -> 'identifiers' ELSE '[]'::jsonb END) i),
+    supply_versions AS MATERIALIZED (
+      SELECT c.* FROM supply_keys k JOIN changes c ON c.table_name = 'pack_supply' AND c.natural_key = k.natural_key),
     versions AS MATERIALIZED (
       ${versionColumns('packs', 'c.after')} FROM pack_versions c
       UNION ALL ${versionColumns('products', LIGHT_IMAGE)} FROM product_versions c
       UNION ALL ${versionColumns('code_products', LIGHT_IMAGE)} FROM code_versions c WHERE c.table_name = 'products'
       UNION ALL ${versionColumns('recalls', 'c.after')} FROM recall_versions c)
     SELECT v.kind, v.id, v.source, v.key, v.at, v.type, v.drug_id, v.image FROM versions v
+    UNION ALL SELECT 'supply', c.id::text, c.source, (c.natural_key ->> 'system') || '|' || (c.natural_key ->> 'code'), c.occurred_at, c.change_type,
+        c.drug_id::text, c.after FROM supply_versions c
     UNION ALL SELECT 'asked', a.id::text, NULL, NULL, NULL, NULL, NULL, NULL FROM asked a
     UNION ALL SELECT 'code_record', r.table_name, r.source, r.key, NULL, NULL, NULL, NULL FROM code_records r
     UNION ALL SELECT 'start', NULL, s.source, NULL,
@@ -155,7 +166,7 @@ export async function readHistory(db: Queryable, seed: HistorySeed): Promise<His
   const { rows } = await db.query<HistoryRow>(HISTORY_SQL.history, [productId, ...probes(seed)], { prepare: true });
   const bundle: HistoryBundle = {
     productId: null, codeRecords: [], packs: new Map(), products: new Map(), codeProducts: new Map(), recalls: new Map(),
-    starts: new Map(), currentPackIds: new Map(), representatives: new Set(),
+    starts: new Map(), currentPackIds: new Map(), representatives: new Set(), supply: new Map(),
   };
   for (const r of rows) {
     const key = { source: r.source!, key: r.key! };
@@ -163,6 +174,7 @@ export async function readHistory(db: Queryable, seed: HistorySeed): Promise<His
     else if (r.kind === 'products') push(bundle.products, r.drug_id!, toVersion(r));
     else if (r.kind === 'code_products') push(bundle.codeProducts, keyOf(key), toVersion(r));
     else if (r.kind === 'recalls') push(bundle.recalls, keyOf(key), toVersion(r));
+    else if (r.kind === 'supply') push(bundle.supply, r.key!, toVersion(r));
     else if (r.kind === 'asked') bundle.productId = r.id;
     else if (r.kind === 'code_record') bundle.codeRecords.push({ table: r.id as 'products' | 'packs', ...key });
     else if (r.kind === 'start' && r.at) bundle.starts.set(r.source!, r.at);

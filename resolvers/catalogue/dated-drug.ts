@@ -14,6 +14,7 @@ import type { AsOf } from './as-of.ts';
 import { keyOf, readHistory, versionAt } from './change-history.ts';
 import type { HistoryBundle, RecordKey, Version } from './change-history.ts';
 import { datedDrugRow, readDatedImage, undatedRecord } from './dated-record.ts';
+import { imageCodes, supplyAt, supplyStatusAt } from './dated-supply.ts';
 import type { DatedPackPart, DrugAsOf } from './dated-record.ts';
 import { eventTimes, lists, packStatusAt, productStatusAt, recallsByProduct, spanAt } from './dated-status.ts';
 import type { CodeMatch, Histories, StatusSpan } from './dated-status.ts';
@@ -86,11 +87,14 @@ async function assemble(ctx: RequestContext, bundle: HistoryBundle, productId: s
     const v = versionAt(vs, recordAt);
     return lists(v) && v.drugId === productId;
   });
-  const parts: DatedPackPart[] = listed.map(([key, vs]) => ({
-    id: bundle.currentPackIds.get(key) ?? derivedPackId(vs[0]!),
-    version: versionAt(vs, recordAt)!,
-    span: packSpan(h, vs, asOf.at, matched && keyOf(matched.key) === key ? matched.match : undefined),
-  }));
+  const parts: DatedPackPart[] = listed.map(([key, vs]) => {
+    const version = versionAt(vs, recordAt)!;
+    return {
+      id: bundle.currentPackIds.get(key) ?? derivedPackId(vs[0]!), version,
+      span: packSpan(h, vs, asOf.at, matched && keyOf(matched.key) === key ? matched.match : undefined),
+      supply: supplyAt(bundle.supply, imageCodes(version.image), asOf.at),
+    };
+  });
   const matchedPart = matched ? parts.find((p) => keyOf(p.version) === keyOf(matched.key)) ?? null : null;
   const own = matchedPart?.span
     ?? spanAt(eventTimes(h, versions, [productId], source), asOf.at, (t) => productStatusAt(h, productId, source, t));
@@ -102,6 +106,7 @@ async function assemble(ctx: RequestContext, bundle: HistoryBundle, productId: s
   };
   return datedDrugRow(ctx, {
     id: productId, source, image, classes, packs: parts, matchedPackId: matchedPart?.id ?? null, asOf: block, sources,
+    supplyStatus: supplyStatusAt(parts.map((p) => p.supply), supplyAt(bundle.supply, imageCodes(image), asOf.at)),
     meta: { asOf: asOf.at, historyStarts: starts.some((s) => !s) ? null : new Date(Math.max(...starts.map((s) => s!.getTime()))) },
   });
 }

@@ -21,6 +21,8 @@ import { SUBSTANCE_COLUMNS } from './substances.ts';
 import type { SubstanceRow } from './substances.ts';
 import type { NodeRow } from '../classification/atc.ts';
 import type { RecallRef, StatusSpan } from './dated-status.ts';
+import type { PackSupply } from './supply-rows.ts';
+import type { SupplyStatus } from '../../vocabulary/supply.ts';
 
 /** The `as_of` block of a dated record: the instant answered and the record's own status then. */
 export interface DrugAsOf {
@@ -45,6 +47,8 @@ export interface DatedMeta {
 /** The dated part of a pack: its status span and, when rebuilt from the log, its own lists as they stood. */
 export interface DatedPackInfo {
   span: StatusSpan;
+  /** Its supply as it stood then (dated-supply.ts); absent on a record without history, which shows none. */
+  supply?: PackSupply | null;
   identifiers?: IdentifierRow[];
   prices?: PriceRow[];
 }
@@ -56,6 +60,8 @@ export interface DatedDrugInfo {
   reader: CatalogueReader;
   asOf: DrugAsOf;
   meta: DatedMeta;
+  /** Supply status then; absent on a record without history, which shows none. */
+  supplyStatus?: SupplyStatus | null;
 }
 
 /** A pack of the record with the version shown and its status at the instant asked. */
@@ -63,6 +69,7 @@ export interface DatedPackPart {
   id: string;
   version: Version;
   span: StatusSpan;
+  supply: PackSupply | null;
 }
 
 export interface DatedDrugParts {
@@ -76,6 +83,8 @@ export interface DatedDrugParts {
   matchedPackId: string | null;
   asOf: DrugAsOf;
   meta: DatedMeta;
+  /** The product's supply status then: its packs' and its own codes' reports. */
+  supplyStatus: SupplyStatus | null;
   /** Sources contributing to the answer (the product's, and a recall's). */
   sources: string[];
 }
@@ -116,7 +125,7 @@ function packRow(part: DatedPackPart, productId: string): DatedPackRow {
     marketingStatus: text(image.marketing_status) ?? 'active', sl: image.sl ?? null,
     dispensingCategory: text(image.dispensing_category), narcoticList: text(image.narcotic_list), availability: text(image.availability),
     tariffCategory: text(image.tariff_category),
-    dated: { span: part.span, identifiers: identifierRows(image, part.id), prices: priceRows(image) },
+    dated: { span: part.span, supply: part.supply, identifiers: identifierRows(image, part.id), prices: priceRows(image) },
   };
 }
 
@@ -222,7 +231,7 @@ export async function datedDrugRow(ctx: RequestContext, parts: DatedDrugParts): 
     marketingStatus: text(image.marketing_status) ?? 'active', authorisedOn: text(image.authorised_on),
     reimbursementRatePercent: rates.length > 0 ? Math.max(...rates) : null,
     substanceSignature: null, medicineSignature: null, matchedPackId: parts.matchedPackId,
-    dated: { reader: buildReader(id, image, packs, ingredients, classes), asOf: parts.asOf, meta: parts.meta },
+    dated: { reader: buildReader(id, image, packs, ingredients, classes), asOf: parts.asOf, meta: parts.meta, supplyStatus: parts.supplyStatus },
   };
 }
 

@@ -1,6 +1,7 @@
 /** Resolvers of supply (schema/supply.graphql): pack supply, the product's rolled-up status, GET /v1/drugs/{id}/supply. */
 import type { RequestContext } from '../context.ts';
 import { metaFor } from '../sources/status.ts';
+import type { DatedPackRow } from './dated-record.ts';
 import type { DrugRow } from './drug-rows.ts';
 import { isUuid } from './drug-rows.ts';
 import { productSupplyStatus, supplyOf } from './supply.ts';
@@ -14,11 +15,11 @@ export const supplyResolvers = {
     },
   },
   Pack: {
-    // Supply is today's: a record as of a date shows none (its history is the change feed's `pack_supply` rows).
-    supply: (pack: { id: string; dated?: unknown }, _: unknown, ctx: RequestContext) => (pack.dated ? null : ctx.loaders.catalogue.packSupply.load(pack.id)),
+    // A record as of a date carries the supply as it stood then (dated-supply.ts), read with its history.
+    supply: (pack: DatedPackRow, _: unknown, ctx: RequestContext) => (pack.dated ? pack.dated.supply ?? null : ctx.loaders.catalogue.packSupply.load(pack.id)),
   },
   Drug: {
-    supplyStatus: (drug: DrugRow & { dated?: unknown }, _: unknown, ctx: RequestContext) => (drug.dated ? null : productSupplyStatus(ctx, drug)),
+    supplyStatus: (drug: DrugRow, _: unknown, ctx: RequestContext) => (drug.dated ? drug.dated.supplyStatus ?? null : productSupplyStatus(ctx, drug)),
   },
   DrugSupply: {
     meta: (s: DrugSupply, _: unknown, ctx: RequestContext) => {

@@ -6,6 +6,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
+import { supplySeverity } from '../../vocabulary/supply.ts';
 import type { SupplyStatus } from '../../vocabulary/supply.ts';
 
 export interface PackSupply {
@@ -59,4 +60,14 @@ export function productSupplyLoader(db: Queryable) {
     const byId = new Map(rows.map((r) => [r.productId, r]));
     return ids.map((id) => toSupply(byId.get(id)));
   });
+}
+
+/** The worst of several reports (then the most recently recorded); null when none. */
+export function worstSupply(supplies: ReadonlyArray<PackSupply | null>): PackSupply | null {
+  let worst: PackSupply | null = null;
+  for (const s of supplies) {
+    if (!s) continue;
+    if (!worst || supplySeverity(s.status) > supplySeverity(worst.status) || (s.status === worst.status && s.fetchedAt > worst.fetchedAt)) worst = s;
+  }
+  return worst;
 }
