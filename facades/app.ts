@@ -104,7 +104,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // it (onRequest) stay on the primary (platform/db-replicas.ts). Without replicas there is no
   // read scope to open, so a request pays nothing for it.
   if (db.replicaStates) app.addHook('preHandler', (_request, _reply, done) => withReplicaReads(done));
-  await app.register(cors, CORS_OPTIONS);
+  // The lists as the header values @fastify/cors would otherwise join on every answer.
+  await app.register(cors, {
+    ...CORS_OPTIONS,
+    methods: CORS_OPTIONS.methods.join(', '),
+    allowedHeaders: CORS_OPTIONS.allowedHeaders.join(', '),
+    exposedHeaders: CORS_OPTIONS.exposedHeaders.join(', '),
+  });
   // Only retry-after: x-ratelimit-remaining means account quota in this API, not a per-IP count.
   const noLimitHeaders = { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false };
   await app.register(rateLimit, {

@@ -30,11 +30,35 @@ function camelCase(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/**
+ * camelCase of the parameter names seen so far. Names reaching here passed the route's
+ * schema (additionalProperties false), so they are the routes' own few; the bound only
+ * guards a route that accepts open bodies.
+ */
+const CAMEL = new Map<string, string>();
+const CAMEL_MAX = 2_000;
+
+function camelCased(key: string): string {
+  let name = CAMEL.get(key);
+  if (name === undefined) {
+    name = camelCase(key);
+    if (CAMEL.size < CAMEL_MAX) CAMEL.set(key, name);
+  }
+  return name;
+}
+
 /** Default variable mapping: every path, query and body field, keys in camelCase. */
 export function defaultVariables(input: RouteInput): Record<string, unknown> {
   const body = input.body && typeof input.body === 'object' && !Array.isArray(input.body) ? input.body : {};
-  const merged = { ...input.params, ...input.query, ...(body as Record<string, unknown>) };
-  return Object.fromEntries(Object.entries(merged).map(([k, v]) => [camelCase(k), v]));
+  const merged: Record<string, unknown> = { ...input.params, ...input.query, ...(body as Record<string, unknown>) };
+  const variables: Record<string, unknown> = {};
+  for (const key of Object.keys(merged)) {
+    const name = camelCased(key);
+    // A `__proto__` key is defined, not assigned: an own property, as Object.fromEntries made it.
+    if (name === '__proto__') Object.defineProperty(variables, name, { value: merged[key], enumerable: true, writable: true, configurable: true });
+    else variables[name] = merged[key];
+  }
+  return variables;
 }
 
 /** The error a failed execution stands for: its ApiError, or a masked internal error. */

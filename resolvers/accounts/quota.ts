@@ -13,17 +13,42 @@ export type QuotaDecision =
   | { admitted: true; remaining: number | null }
   | { admitted: false; window: 'monthly' | 'daily'; limit: number; resets: Date };
 
+/** The quota windows of one UTC day (what `windowStarts` returns). */
+export interface QuotaWindows {
+  readonly month: string;
+  readonly day: string;
+  readonly nextMonth: Date;
+  readonly nextDay: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The windows of the last day asked for: every metered request asks, and building four
+ * dates and two ISO strings each time showed in the hot path's profile. A UTC day is
+ * exactly `DAY_MS` of epoch milliseconds, so the day number identifies the windows.
+ */
+let lastWindows: { dayNumber: number; windows: QuotaWindows } | null = null;
+
 /** The UTC month and day `now` falls in (first days, YYYY-MM-DD) and when the next ones start. */
-export function windowStarts(now: Date): { month: string; day: string; nextMonth: Date; nextDay: Date } {
+export function windowStarts(now: Date): QuotaWindows {
+  const dayNumber = Math.floor(now.getTime() / DAY_MS);
+  if (lastWindows?.dayNumber === dayNumber) return lastWindows.windows;
+  const windows = computeWindows(now);
+  lastWindows = { dayNumber, windows };
+  return windows;
+}
+
+function computeWindows(now: Date): QuotaWindows {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   const d = now.getUTCDate();
-  return {
+  return Object.freeze({
     month: new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10),
     day: new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10),
     nextMonth: new Date(Date.UTC(y, m + 1, 1)),
     nextDay: new Date(Date.UTC(y, m, d + 1)),
-  };
+  });
 }
 
 function remaining(limit: number | null, used: number): number | null {

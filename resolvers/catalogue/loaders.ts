@@ -83,14 +83,14 @@ function grouped<K, R>(keys: readonly K[], rows: R[], keyOf: (row: R) => K): R[]
 
 function ingredientLoader(db: Queryable) {
   return new DataLoader<string, IngredientRow[]>(async (ids) => {
-    const { rows } = await db.query<IngredientRow & { productId: string }>(RECORD_SQL.ingredients('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<IngredientRow & { productId: string }>(BATCH_SQL.ingredients, [ids]);
     return grouped(ids, rows, (r) => r.productId).map(toIngredients);
   });
 }
 
 function identifierLoader(db: Queryable) {
   return new DataLoader<string, IdentifierRow[]>(async (ids) => {
-    const { rows } = await db.query<IdentifierRow & { drugId: string }>(RECORD_SQL.identifiers('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<IdentifierRow & { drugId: string }>(BATCH_SQL.identifiers, [ids]);
     return grouped(ids, rows, (r) => r.drugId).map((list) => list.map(({ drugId: _, ...rest }) => rest));
   });
 }
@@ -152,6 +152,9 @@ export const RECORD_SQL = {
         WHERE pc.product_id = ANY(${ids}) ORDER BY pc.product_id, pc.system, pc.code`,
 };
 
+/** The loaders' statements over one batch of ids (`$1::uuid[]`), built once. */
+const BATCH_SQL = Object.fromEntries(Object.entries(RECORD_SQL).map(([name, sql]) => [name, sql('$1::uuid[]')])) as Record<keyof typeof RECORD_SQL, string>;
+
 /** Ingredient rows without the product id they were read by. */
 export const toIngredients = (rows: Array<IngredientRow & { productId: string }>): IngredientRow[] => rows.map(({ productId: _, ...rest }) => rest);
 
@@ -165,7 +168,7 @@ export function toPack({ sls, ...row }: PackQueryRow): PackRow {
 /** A product's packs: those of its rows and of the rows merged into it, each as its representative pack. */
 function packsByProductLoader(db: Queryable) {
   return new DataLoader<string, PackRow[]>(async (ids) => {
-    const { rows } = await db.query<PackQueryRow>(RECORD_SQL.packs('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<PackQueryRow>(BATCH_SQL.packs, [ids]);
     return grouped(ids, rows.map(toPack), (r) => r.productId);
   });
 }
@@ -188,7 +191,7 @@ function packLoader(db: Queryable) {
 /** Identifiers of a pack and of the packs merged into it, once each. */
 function packIdentifierLoader(db: Queryable) {
   return new DataLoader<string, IdentifierRow[]>(async (ids) => {
-    const { rows } = await db.query<IdentifierRow>(RECORD_SQL.packIdentifiers('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<IdentifierRow>(BATCH_SQL.packIdentifiers, [ids]);
     return grouped(ids, rows, (r) => r.packId!);
   });
 }
@@ -198,14 +201,14 @@ export const toPrices = (rows: Array<PriceRow & { packId: string }>): PriceRow[]
 
 function priceLoader(db: Queryable) {
   return new DataLoader<string, PriceRow[]>(async (ids) => {
-    const { rows } = await db.query<PriceRow & { packId: string }>(RECORD_SQL.prices('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<PriceRow & { packId: string }>(BATCH_SQL.prices, [ids]);
     return grouped(ids, rows, (r) => r.packId).map(toPrices);
   });
 }
 
 function monographLanguageLoader(db: Queryable) {
   return new DataLoader<string, string[]>(async (ids) => {
-    const { rows } = await db.query<{ productId: string; lang: string }>(RECORD_SQL.monographLanguages('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<{ productId: string; lang: string }>(BATCH_SQL.monographLanguages, [ids]);
     return grouped(ids, rows, (r) => r.productId).map((list) => list.map((r) => r.lang));
   });
 }
@@ -226,7 +229,7 @@ function monographLoader(db: Queryable) {
 
 function productClassLoader(db: Queryable) {
   return new DataLoader<string, ClassRefRow[]>(async (ids) => {
-    const { rows } = await db.query<ClassRefRow & { productId: string }>(RECORD_SQL.productClasses('$1::uuid[]'), [ids]);
+    const { rows } = await db.query<ClassRefRow & { productId: string }>(BATCH_SQL.productClasses, [ids]);
     return grouped(ids, rows, (r) => r.productId).map((list) => list.map(({ productId: _, ...rest }) => rest));
   });
 }

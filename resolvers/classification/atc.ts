@@ -50,6 +50,9 @@ export const NODE_COLUMNS = `n.code, n.name, n.level, n.parent_code, n.source,
                    ORDER BY d.route, d.unit)
      FROM atc_ddd d WHERE d.code = n.code) AS ddd`;
 
+/** Nodes by code (a constant text: a prepared statement is looked up by its text on every batch). */
+const NODES_BY_CODE = `SELECT ${NODE_COLUMNS} FROM atc_nodes n WHERE n.code = ANY($1::text[])`;
+
 /**
  * Loads ATC nodes with their DDDs by code, one query per batch. Each batch reads the
  * ancestors of its codes too and primes them, because nearly every reader of a node asks
@@ -59,11 +62,7 @@ export const NODE_COLUMNS = `n.code, n.name, n.level, n.parent_code, n.source,
 export function createAtcLoader(db: Queryable): DataLoader<string, AtcNode | null> {
   const loader: DataLoader<string, AtcNode | null> = new DataLoader(async (codes) => {
     const wanted = [...new Set(codes.flatMap((c) => [c, ...atcAncestorCodes(c)]))];
-    const { rows } = await db.query<NodeRow>(
-      `SELECT ${NODE_COLUMNS} FROM atc_nodes n WHERE n.code = ANY($1::text[])`,
-      [wanted],
-      { prepare: true },
-    );
+    const { rows } = await db.query<NodeRow>(NODES_BY_CODE, [wanted], { prepare: true });
     const byCode = new Map(rows.map((r) => [r.code, toNode(r)]));
     const asked = new Set(codes);
     for (const code of wanted) if (!asked.has(code)) loader.prime(code, byCode.get(code) ?? null);
