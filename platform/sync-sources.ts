@@ -153,7 +153,7 @@ export const SYNC_SOURCES: readonly SyncSourceDefinition[] = [
       unzip: { entries: [/\.xml$/i], nested: true },
     })),
     intervalHours: DAILY,
-    note: 'DailyMed publishes the full human prescription release as about 18 GB of zip parts at https://dailymed-data.nlm.nih.gov/public-release-files/: set SYNC_US_SPL_URL to that folder (or a mirror of it) with {file} for the part name, and raise SYNC_MAX_BYTES and SYNC_MAX_UNPACKED_BYTES to the release\'s size (the unpacked SPL documents are held in memory while they are read).',
+    note: 'DailyMed publishes the full human prescription release as about 18 GB of zip parts at https://dailymed-data.nlm.nih.gov/public-release-files/: set SYNC_US_SPL_URL to that folder (or a mirror of it) with {file} for the part name, and raise SYNC_MAX_BYTES (per part) and SYNC_MAX_UNPACKED_BYTES (the SPL documents unpacked to the sync\'s temporary folder) to the release\'s size.',
   },
   {
     id: 'de-pzn', adapter: 'de-pzn', name: 'German PZN price list', country: 'DE', url: null,

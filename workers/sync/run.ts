@@ -88,11 +88,12 @@ async function fetchAll(ctx: SyncRunContext, def: SyncSourceDefinition, url: str
 }
 
 /** The adapter's input files: plain downloads as they are, zip archives unpacked. */
-async function inputFiles(fetched: readonly Fetched[], budget: UnpackBudget): Promise<InputFile[]> {
+async function inputFiles(fetched: readonly Fetched[], budget: UnpackBudget, dir: string): Promise<InputFile[]> {
   const files: InputFile[] = [];
-  for (const { download: d, result } of fetched) {
+  for (const [i, { download: d, result }] of fetched.entries()) {
     if (!('path' in result)) continue;
-    if (d.unzip) files.push(...(await unpackZip(result.path, d.file, d.unzip, budget)));
+    // Each archive's entries in a folder of their own, beside the downloads in the sync's private folder.
+    if (d.unzip) files.push(...(await unpackZip(result.path, d.file, d.unzip, budget, join(dir, `${i}.unpacked`))));
     // Read from the download on disk: a streaming adapter never holds the file (line-stream.ts).
     else files.push(fileInput(result.path, d.file));
   }
@@ -139,7 +140,7 @@ async function fetchAndIngest(ctx: SyncRunContext, def: SyncSourceDefinition, ur
   if (sameBytes(fetched, stored)) return { ...result, outcome: 'not_modified' };
   let files: InputFile[];
   try {
-    files = await inputFiles(fetched, { used: 0, max: ctx.config.maxUnpackedBytes });
+    files = await inputFiles(fetched, { used: 0, max: ctx.config.maxUnpackedBytes }, dir);
   } catch (err) {
     if (!(err instanceof ArchiveError)) throw err;
     return { ...result, outcome: err.tooLarge ? 'too_large' : 'refused', error: err.message };
