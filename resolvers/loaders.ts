@@ -7,6 +7,7 @@ import type { Queryable } from '../platform/db.ts';
 import type { Clock } from '../platform/clock.ts';
 import { lazyGroup } from '../platform/lazy-group.ts';
 import { createAtcChildrenLoader, createAtcLoader } from './classification/atc.ts';
+import { classSupplyLoader } from './classification/class-supply.ts';
 import { createSourceLoader } from './sources/status.ts';
 import { createLastDeliveryLoader } from './changes/deliveries.ts';
 import { createCatalogueLoaders } from './catalogue/loaders.ts';
@@ -20,6 +21,8 @@ export const createLoaders = lazyGroup<{ db: Queryable; now: Clock }>()({
   source: ({ db, now }) => createSourceLoader(db, now),
   atcNode: ({ db }) => createAtcLoader(db),
   atcChildren: ({ db }) => createAtcChildrenLoader(db),
+  /** Packs of a class short per country, for the classes of a request at once (include=supply). */
+  classSupply: ({ db }) => classSupplyLoader(db),
   webhookLastDelivery: ({ db }) => createLastDeliveryLoader(db),
   catalogue: ({ db }) => createCatalogueLoaders(db),
   lasa: ({ db }) => createLasaLoader(db),

@@ -32,6 +32,15 @@ const ATC_NODE = `code name level ancestors { code name level } ${DDD} ${SOURCES
 const DRUG_PAGE = `system code label country total limit offset results { ${DRUG_ITEM} } ${SOURCES}`;
 const CLASS_ROW = 'system code label level drugCount substanceCount marketCount';
 const CLASS_STATUSES = [200, 304, 401, 403, 404, 422];
+/** Packs short per country, asked for with `include=supply` (one query more; docs/supply.md "Classes"). */
+const CLASS_SUPPLY = 'supply @include(if: $supply) { country status packs short limited unavailable discontinued }';
+const SUPPLY_QUERY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    include: { type: 'string', enum: ['supply'], description: 'supply: add, per country, the class\'s marketed packs and how many a shortage publication reports limited, unavailable or discontinued (opt-in: one extra query).' },
+  },
+} as const;
 
 const atcNode = (operationId: string, path: string, summary: string): RouteDef => ({
   operationId,
@@ -41,13 +50,14 @@ const atcNode = (operationId: string, path: string, summary: string): RouteDef =
   summary,
   tags: ['atc'],
   params: ATC_CODE,
-  query: { type: 'object', additionalProperties: false, properties: {} },
-  document: `query ($code: String!) { atc(code: $code) { ${ATC_NODE} } }`,
+  query: SUPPLY_QUERY,
+  document: `query ($code: String!, $supply: Boolean!) { atc(code: $code) { ${ATC_NODE} ${CLASS_SUPPLY} } }`,
+  variables: (input) => ({ code: input.params.code, supply: input.query.include === 'supply' }),
   notFound: 'ATC code',
   cacheable: true,
   statuses: CLASS_STATUSES,
   mcp: operationId === 'getAtcNode'
-    ? { name: 'get_atc_class', description: 'Look up a WHO ATC classification code (any level, e.g. "N02BE01" or "C09"): its label, level, parent chain and WHO defined daily doses (DDD).' }
+    ? { name: 'get_atc_class', description: 'Look up a WHO ATC classification code (any level, e.g. "N02BE01" or "C09"): its label, level, parent chain and WHO defined daily doses (DDD). Give include="supply" for, per country, how many marketed packs of the class a national shortage publication reports limited, unavailable or discontinued.' }
     : false,
 });
 
@@ -131,14 +141,15 @@ const classRoutes: RouteDef[] = [
     summary: 'One class: rollup, ancestors, children, sample substances and related classes on other axes.',
     tags: ['classes'],
     params: CLASS_PATH,
-    query: { type: 'object', additionalProperties: false, properties: {} },
-    document: `query ($system: String!, $code: String!) { therapeuticClass(system: $system, code: $code) {
+    query: SUPPLY_QUERY,
+    document: `query ($system: String!, $code: String!, $supply: Boolean!) { therapeuticClass(system: $system, code: $code) {
       ${CLASS_ROW} ancestors { system code label level } children { system code label level } memberCount
-      sampleSubstances { unii name } related { system code label sharedSubstances } ${SOURCES} } }`,
+      sampleSubstances { unii name } related { system code label sharedSubstances } ${CLASS_SUPPLY} ${SOURCES} } }`,
+    variables: (input) => ({ system: input.params.system, code: input.params.code, supply: input.query.include === 'supply' }),
     notFound: 'Class',
     cacheable: true,
     statuses: CLASS_STATUSES,
-    mcp: { name: 'get_drug_class', description: 'Describe one therapeutic class (system atc/epc/moa/pe/cs/mesh_pa and its code): counts, ATC ancestors and children, member substances, and classes on other axes that share those substances (e.g. the mechanism of action of an ATC group).' },
+    mcp: { name: 'get_drug_class', description: 'Describe one therapeutic class (system atc/epc/moa/pe/cs/mesh_pa and its code): counts, ATC ancestors and children, member substances, and classes on other axes that share those substances (e.g. the mechanism of action of an ATC group). Give include="supply" for, per country, how many marketed packs of the class are reported short.' },
   },
   {
     operationId: 'getClassDrugs',

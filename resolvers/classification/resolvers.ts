@@ -108,6 +108,7 @@ export const classificationResolvers = {
       return nodes.filter((n): n is AtcNode => n !== null && !(n instanceof Error));
     },
     children: (node: AtcNode, _: unknown, ctx: RequestContext) => (atcLevel(node.code) === 5 ? [] : ctx.loaders.atcChildren.load(node.code)),
+    supply: (node: AtcNode, _: unknown, ctx: RequestContext) => ctx.loaders.classSupply.load(`atc|${node.code}`),
     meta: (node: AtcNode, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [node.source]),
   },
   ClassDrugPage: {
@@ -117,6 +118,7 @@ export const classificationResolvers = {
     meta: (page: Page<ClassSummary>, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, page.results.map((c) => c.source)),
   },
   ClassDetail: {
+    supply: (detail: ClassSummary, _: unknown, ctx: RequestContext) => ctx.loaders.classSupply.load(`${detail.system}|${detail.code}`),
     meta: (detail: ClassSummary, _: unknown, ctx: RequestContext) => metaFor(ctx.loaders.source, [detail.source]),
   },
 };

@@ -36,7 +36,10 @@ describe('MCP tools from the route table', () => {
     expect(atc.description).toContain('WHO ATC classification code');
     expect(atc.inputSchema).toEqual({
       type: 'object',
-      properties: { code: expect.objectContaining({ type: 'string', description: expect.any(String) }) },
+      properties: {
+        code: expect.objectContaining({ type: 'string', description: expect.any(String) }),
+        include: expect.objectContaining({ type: 'string', enum: ['supply'] }),
+      },
       required: ['code'],
       additionalProperties: false,
     });
