@@ -28,7 +28,9 @@ export interface ClassSupplyCountry {
 /** $1 systems, $2 codes (pairs): one row per class and country with marketed packs. */
 export const CLASS_SUPPLY_SQL = `WITH q AS (SELECT DISTINCT system, code FROM unnest($1::text[], $2::text[]) AS q(system, code)),
   members AS (
-    SELECT q.system, q.code, p.id FROM q JOIN products p ON q.system = 'atc' AND p.atc_code LIKE q.code || '%'
+    -- The range lets the text_pattern_ops index on atc_code serve a prefix taken from a row (LIKE alone cannot).
+    SELECT q.system, q.code, p.id FROM q JOIN products p ON q.system = 'atc'
+       AND p.atc_code ~>=~ q.code AND p.atc_code ~<~ (q.code || '~') AND p.atc_code LIKE q.code || '%'
     UNION
     SELECT q.system, q.code, p.id FROM q JOIN substance_classes sc ON q.system <> 'atc' AND sc.system = q.system AND sc.code = q.code
       JOIN substances s ON s.unii = sc.unii JOIN products p ON p.atc_code = ANY(s.atc_codes)

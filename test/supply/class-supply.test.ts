@@ -10,6 +10,7 @@ import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { ingestSnapshot } from '../../workers/ingest/engine.ts';
 import { parseAndIngest } from '../../workers/ingest/apply.ts';
+import { CLASS_SUPPLY_SQL } from '../../resolvers/classification/class-supply.ts';
 import { SNAPSHOT_FORMAT } from '../../workers/ingest/snapshot.ts';
 import type { ProductEntry, Snapshot } from '../../workers/ingest/snapshot.ts';
 
@@ -80,5 +81,16 @@ describe('packs of a class short per country (include=supply)', () => {
     expect(res.json()).toMatchObject({ code: 'L01BC05', drug_count: 3, supply: [{ country: 'AT', packs: 1, short: 0 }, { country: 'FR', packs: 3, short: 1, unavailable: 1 }] });
     expect((await t.app.inject({ url: '/v1/classes/atc/L01BC05', headers: bearer(key) })).json()).not.toHaveProperty('supply');
     expect((await t.app.inject({ url: '/v1/atc/L01?include=ddd', headers: bearer(key) })).statusCode).toBe(422);
+  });
+
+  it('reaches an ATC subtree\'s products through the atc_code index, not a scan of the catalogue', async () => {
+    // A catalogue large enough that a sequential scan would be the planner's choice if no index served.
+    await t.db.query(`INSERT INTO products (source, natural_key, country, product_name, atc_code, record, content_hash)
+      SELECT 'test-fr', 'filler-' || n, 'FR', 'filler ' || n, 'A' || lpad((n % 100)::text, 2, '0') || 'BC05', '{}', 'x' FROM generate_series(1, 20000) AS n`);
+    await t.db.query('ANALYZE products');
+    const { rows } = await t.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLASS_SUPPLY_SQL}`, [['atc'], ['L01']]);
+    const text = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/products_atc/);
+    expect(text).not.toMatch(/Seq Scan on products/);
   });
 });
