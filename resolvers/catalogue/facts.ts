@@ -92,7 +92,8 @@ export type DrugIngredient = IngredientRow & { drug: FactDrug; position: number 
  */
 export async function ingredientsOf(drug: FactDrug, ctx: RequestContext): Promise<DrugIngredient[]> {
   const rows = await readerOf(drug, ctx.loaders.catalogue).ingredients.load(drug.id);
-  return rows.map((row, position) => ({ ...row, drug, position }));
+  // Object.assign, not a spread plus properties: per row, and that pattern is slow on Node 20 (resolvers/context.ts).
+  return rows.map((row, position) => Object.assign({}, row, { drug, position }));
 }
 
 /** The stored ingredient entry at the ingredient's position (register order). */

@@ -218,5 +218,5 @@ export async function recordByCode(ctx: RequestContext, system: string, code: st
   const record = await loadDrugRecordByCode(ctx.db, system, code);
   if (!record) return null;
   primeRecord(ctx, record);
-  return { ...record.drug, matchedPackId: record.matchedPackId };
+  return Object.assign({}, record.drug, { matchedPackId: record.matchedPackId });
 }
