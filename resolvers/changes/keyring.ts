@@ -4,6 +4,7 @@
  * the key that seals webhook secrets never also signs feed cursors.
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../../platform/config.ts';
 import type { Queryable } from '../../platform/db.ts';
 
@@ -40,9 +41,23 @@ export async function rootKey(config: Config, db: Queryable): Promise<RootKey> {
   return { material: created.rows[0]!.material, ref: 'db' };
 }
 
+/**
+ * Derived keys by purpose and root key: every change-feed page asks for its cursor key, and
+ * HKDF on each request was a visible part of the page's CPU. The root key rarely changes;
+ * the bound keeps a few in case it does.
+ */
+const DERIVED = new LRUCache<string, Buffer>({ max: 16 });
+
 /** A 32-byte key for one purpose, derived from the root key. */
 export function purposeKey(root: RootKey, purpose: KeyPurpose): Buffer {
-  return Buffer.from(hkdfSync('sha256', root.material, Buffer.alloc(0), `drugref:${purpose}`, 32));
+  const id = `${purpose}:${root.material.toString('base64')}`;
+  let key = DERIVED.get(id);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', root.material, Buffer.alloc(0), `drugref:${purpose}`, 32));
+    DERIVED.set(id, key);
+  }
+  // A copy: a caller may not alter the remembered key.
+  return Buffer.from(key);
 }
 
 /** AES-256-GCM: IV ‖ tag ‖ ciphertext. The subscription id is bound as associated data. */
