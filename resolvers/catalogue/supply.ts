@@ -58,6 +58,14 @@ export async function productSupplyStatus(ctx: RequestContext, drug: DrugRow): P
   return worstStatus([...supplies.map((s) => s?.status), authorisation?.status]);
 }
 
+/**
+ * The reports on marketed pack `k` of product `p`: on the pack's codes and on the product's own
+ * (a notice without pack code: a French CIS, an Austrian restriction without PZN), so a pack
+ * whose whole medicine is short counts short and is never offered as an alternative.
+ */
+const REPORTS_OF_PACK = `SELECT s.* FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.pack_id = k.id
+  UNION ALL SELECT s.* FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.drug_id = p.id AND i.pack_id IS NULL`;
+
 type CountryRow = { country: string; packs: string; short: string; worst: SupplyStatus | null };
 type OptionRow = ProductRecord & { pack_id: string; description: string; supply: PackSupply | null };
 
@@ -65,8 +73,7 @@ type OptionRow = ProductRecord & { pack_id: string; description: string; supply:
 async function countriesOf(db: Queryable, signature: string): Promise<SupplyCountry[]> {
   const { rows } = await db.query<CountryRow>(
     `WITH k AS (
-       SELECT p.country, (SELECT s.status FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code
-                           WHERE i.pack_id = k.id ORDER BY supply_severity(s.status) DESC LIMIT 1) AS status
+       SELECT p.country, (SELECT r.status FROM (${REPORTS_OF_PACK}) r ORDER BY supply_severity(r.status) DESC LIMIT 1) AS status
          FROM products p JOIN packs k ON k.product_id = p.id AND k.merged_into IS NULL AND k.marketing_status = 'active'
         WHERE p.medicine_signature = $1 AND p.marketing_status = 'active' AND p.searchable)
      SELECT country, count(*) AS packs, count(*) FILTER (WHERE status IS NOT NULL AND status <> 'available') AS short,
@@ -86,10 +93,9 @@ async function optionsIn(db: Queryable, drug: DrugRow, countries: readonly strin
               row_number() OVER (PARTITION BY p.country ORDER BY lower(p.product_name), k.units NULLS LAST, k.id) AS rn
          FROM products p JOIN packs k ON k.product_id = p.id AND k.merged_into IS NULL AND k.marketing_status = 'active'
          LEFT JOIN LATERAL (
-           SELECT s.status, s.reason, s.since::text AS since, s.expected_until::text AS "expectedUntil", s.source,
-                  to_char(s.fetched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "fetchedAt"
-             FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code
-            WHERE i.pack_id = k.id ORDER BY supply_severity(s.status) DESC, s.fetched_at DESC LIMIT 1) sup ON true
+           SELECT r.status, r.reason, r.since::text AS since, r.expected_until::text AS "expectedUntil", r.source,
+                  to_char(r.fetched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "fetchedAt"
+             FROM (${REPORTS_OF_PACK}) r ORDER BY supply_severity(r.status) DESC, r.fetched_at DESC LIMIT 1) sup ON true
         WHERE p.medicine_signature = $1 AND p.id <> $2 AND p.country = ANY($3::text[]) AND p.marketing_status = 'active' AND p.searchable
           AND (sup.status IS NULL OR sup.status = 'available')) x
       WHERE x.rn <= $4 ORDER BY array_position($3::text[], x.country), x.rn`,
@@ -114,7 +120,7 @@ export async function supplyOf(ctx: RequestContext, drug: DrugRow): Promise<Drug
   const signature = basis === 'identity' ? drug.medicineSignature : null;
   const marketed = packs.filter((p) => p.marketed);
   const countries = signature ? await countriesOf(ctx.db, signature) : [{
-    country: drug.country, status, packs: marketed.length, short: marketed.filter((p) => isShort(p.supply?.status)).length,
+    country: drug.country, status, packs: marketed.length, short: marketed.filter((p) => isShort(p.supply?.status) || isShort(authorisation?.status)).length,
   }];
   const short = isShort(status);
   const alternatives = signature && short

@@ -51,6 +51,8 @@ describe('supply status of packs', () => {
       product('b', 'AT', 'Sildenafil Genericon 50 mg Filmtabletten', [['12 Stück', '1303725']]),
       // Test data: this pack carries a PZN the excerpt reports unavailable (Verkazia's), so one alternative is itself short.
       product('c', 'AT', 'Sildenafil Sandoz 50 mg Filmtabletten', [['12 Stück', '4966739']]),
+      // Test data: a product whose authorisation number the excerpt reports unavailable without PZN (Neurolite's), so its pack is short too.
+      { ...product('e', 'AT', 'Sildenafil Stada 50 mg Filmtabletten', [['12 Stück', null]]), identifiers: [{ system: 'at_zulassungsnummer', code: '4-00002' }] },
     ]));
     await ingestSnapshot(t.db, snapshot('DE', [product('d', 'DE', 'Sildenafil AL 50 mg Filmtabletten', [['12 St', null]])]));
     await ingestSnapshot(t.db, snapshot('FR', [product('f', 'FR', 'Sildenafil Biogaran 50 mg', [['8 comprimés', null]])]));
@@ -91,12 +93,12 @@ describe('supply status of packs', () => {
     expect(body.status).toBe('unavailable');
     expect(body.basis).toBe('identity');
     expect(body.countries).toEqual([
-      { country: 'AT', status: 'unavailable', packs: 4, short: 2 },
+      { country: 'AT', status: 'unavailable', packs: 5, short: 3 },
       { country: 'DE', status: null, packs: 1, short: 0 },
       { country: 'FR', status: null, packs: 1, short: 0 },
     ]);
     expect(body.packs.map((p) => [p.description, p.supply?.status ?? null])).toEqual([['12 Stück', 'available'], ['4 Stück', 'unavailable']]);
-    // Sandoz's pack is short itself, the drug's own packs are not alternatives, FR is no neighbour of AT.
+    // Sandoz's pack is short itself, Stada's authorisation is, the drug's own packs are not alternatives, FR is no neighbour of AT.
     expect(body.alternatives.same_country.map((p) => [p.drug.product_name, p.description, p.supply])).toEqual([['Sildenafil Genericon 50 mg Filmtabletten', '12 Stück', null]]);
     expect(body.alternatives.neighbouring_markets.map((p) => [p.country, p.drug.id])).toEqual([['DE', ids.d]]);
     expect(body._meta.sources.map((s) => s.id)).toEqual(['at-basg-supply', 'test-at', 'test-de']);
