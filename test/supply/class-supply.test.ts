@@ -83,6 +83,20 @@ describe('packs of a class short per country (include=supply)', () => {
     expect((await t.app.inject({ url: '/v1/atc/L01?include=ddd', headers: bearer(key) })).statusCode).toBe(422);
   });
 
+  it('counts a class of another axis through its substances\' ATC codes and the products put in it directly', async () => {
+    // Test data: gemcitabine in an EPC class through its ATC code, and the piperacillin product put in the class directly.
+    await t.db.query(`INSERT INTO substances (unii, name, moiety_unii, atc_codes, source, record, content_hash) VALUES ('B76N6SBZ8R', 'gemcitabine', 'B76N6SBZ8R', '{L01BC05}', 'who-atc', '{}', 'x')`);
+    await t.db.query(`INSERT INTO classes (system, code, label, source) VALUES ('epc', 'N0000175617', 'Nucleoside Metabolic Inhibitor [EPC]', 'who-atc')`);
+    await t.db.query(`INSERT INTO substance_classes (unii, system, code) VALUES ('B76N6SBZ8R', 'epc', 'N0000175617')`);
+    await t.db.query(`INSERT INTO product_classes (product_id, system, code) SELECT id, 'epc', 'N0000175617' FROM products WHERE product_name = 'piperacilline'`);
+    const res = await t.app.inject({ url: '/v1/classes/epc/N0000175617?include=supply', headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().supply).toEqual([
+      { country: 'AT', status: null, packs: 1, short: 0, limited: 0, unavailable: 0, discontinued: 0 },
+      { country: 'FR', status: 'unavailable', packs: 5, short: 3, limited: 2, unavailable: 1, discontinued: 0 },
+    ]);
+  });
+
   it('reaches an ATC subtree\'s products through the atc_code index, not a scan of the catalogue', async () => {
     // A catalogue large enough that a sequential scan would be the planner's choice if no index served.
     await t.db.query(`INSERT INTO products (source, natural_key, country, product_name, atc_code, record, content_hash)
