@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db.ts';
 import type { Database } from '../../platform/db.ts';
-import { migrate } from '../../platform/migrate.ts';
-import { cliEnv, runCli } from '../cli/helpers.ts';
+import { cliEnv, migratedDataDir, runCli } from '../cli/helpers.ts';
 import { bearer, startTestApp } from '../helpers/app.ts';
 import { openTestDatabase, testBackend } from '../helpers/db.ts';
 import { lasaRefreshSettled } from '../../resolvers/catalogue/lasa-refresh.ts';
@@ -30,9 +29,8 @@ describe('drugref reference lasa', () => {
       env = cliEnv(join(dir, 'db'), { DEMO: 'false', DATABASE_URL: pg.url! });
       await seedLasaCatalogue(pg);
     } else {
-      env = cliEnv(join(dir, 'db'), { DEMO: 'false' });
+      env = cliEnv(await migratedDataDir(join(dir, 'db')), { DEMO: 'false' });
       const db = await openShared();
-      await migrate(db);
       await seedLasaCatalogue(db);
       await db.close();
     }

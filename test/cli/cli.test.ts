@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackend } from '../helpers/db.ts';
-import { cliEnv, exitOf, runCli, startServer } from './helpers.ts';
+import { cliEnv, exitOf, migratedDataDir, runCli, startServer } from './helpers.ts';
 
 // The CLI runs on the embedded database in a temp DATA_DIR; running it once per test
 // run is enough, so the PostgreSQL project skips it.
@@ -14,7 +14,7 @@ describe.skipIf(testBackend() === 'postgres')('the drugref command', { timeout: 
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drugref-cli-'));
-    env = cliEnv(dir, { DEMO: 'false' });
+    env = cliEnv(await migratedDataDir(dir), { DEMO: 'false' });
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, exitOf, runCli, startServer } from '../cli/helpers.ts';
+import { cliEnv, exitOf, migratedDataDir, runCli, startServer } from '../cli/helpers.ts';
 
 /** `drugref console …` as a user runs it: real processes on an embedded database. */
 describe('drugref console', () => {
@@ -13,7 +13,7 @@ describe('drugref console', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'drugref-console-'));
-    env = cliEnv(dir, { DEMO: 'false', PORT: '0', HOST: '127.0.0.1', BYOL_MASTER_KEYS: masterKeys });
+    env = cliEnv(await migratedDataDir(dir), { DEMO: 'false', PORT: '0', HOST: '127.0.0.1', BYOL_MASTER_KEYS: masterKeys });
     expect((await runCli(['keys', 'create', '--tier', 'developer', '--account', 'acme'], env)).code).toBe(0);
     expect((await runCli(['keys', 'create', '--tier', 'enterprise', '--account', 'big-co'], env)).code).toBe(0);
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackend } from '../helpers/db.ts';
+import { migratedDataDir } from '../cli/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(ROOT, 'test/fixtures/ingest');
@@ -31,7 +32,7 @@ describe.runIf(testBackend() === 'pglite')('drugref ingest (child process)', () 
   let dir: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'drugref-ingest-cli-'));
+    dir = await migratedDataDir(await mkdtemp(join(tmpdir(), 'drugref-ingest-cli-')));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from '../cli/helpers.ts';
+import { cliEnv, migratedDataDir, runCli } from '../cli/helpers.ts';
 import { DEMO_INTERACTIONS_FILE } from '../../workers/ingest/interactions.ts';
 import { DEMO_FX_FILE } from '../../resolvers/markets/fx-file.ts';
 
@@ -11,7 +11,7 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'drugref-reference-'));
-  env = cliEnv(join(dir, 'db'), { DEMO: 'false' });
+  env = cliEnv(await migratedDataDir(join(dir, 'db')), { DEMO: 'false' });
 });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackend } from '../helpers/db.ts';
-import { cliEnv, runCli } from '../cli/helpers.ts';
+import { cliEnv, migratedDataDir, runCli } from '../cli/helpers.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture } from './helpers.ts';
 
@@ -21,7 +21,7 @@ describe.runIf(testBackend() === 'pglite')('drugref sync (child process)', () =>
     dir = await mkdtemp(join(tmpdir(), 'drugref-sync-cli-'));
     publisher = await new FakePublisher().start();
     publisher.publish(SL_PATH, buildZip([{ name: 'Preparations.xml', content: fixture('ch-sl/Preparations.xml') }]));
-    env = cliEnv(dir, { LOG_LEVEL: 'silent', SYNC_CH_SL_URL: publisher.url + SL_PATH, SYNC_ALLOW_PRIVATE_TARGETS: 'true' });
+    env = cliEnv(await migratedDataDir(dir), { LOG_LEVEL: 'silent', SYNC_CH_SL_URL: publisher.url + SL_PATH, SYNC_ALLOW_PRIVATE_TARGETS: 'true' });
   });
   afterAll(async () => {
     await publisher.close();
