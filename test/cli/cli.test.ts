@@ -2,13 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBackend } from '../helpers/db.ts';
 import { cliEnv, exitOf, migratedDataDir, runCli, startServer } from './helpers.ts';
 
-// The CLI runs on the embedded database in a temp DATA_DIR; running it once per test
-// run is enough, so the PostgreSQL project skips it.
+// The CLI runs on the embedded database in a temp DATA_DIR: the file opens no test database
+// (test/helpers/db.ts), so only the PGlite project runs it (vitest.config.ts).
 // Each command is a new process opening the embedded database (seconds each), hence the timeouts.
-describe.skipIf(testBackend() === 'postgres')('the drugref command', { timeout: 180_000 }, () => {
+describe('the drugref command', { timeout: 180_000 }, () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
@@ -86,7 +85,7 @@ describe.skipIf(testBackend() === 'postgres')('the drugref command', { timeout: 
   });
 });
 
-describe.skipIf(testBackend() === 'postgres')('drugref serve', () => {
+describe('drugref serve', () => {
   let dir: string;
 
   beforeAll(async () => {

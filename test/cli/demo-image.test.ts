@@ -6,7 +6,6 @@ import { buildDemoImage, demoImageKey, demoImagePath, readDemoImage } from '../.
 import { ensureDemoCatalogue } from '../../cli/demo-catalogue.ts';
 import { readTar } from '../../cli/tar.ts';
 import { openDatabase } from '../../platform/db.ts';
-import { migrate } from '../../platform/migrate.ts';
 import { openTestDatabase, testBackend } from '../helpers/db.ts';
 import { cliEnv, exitOf, startServer } from './helpers.ts';
 
@@ -89,9 +88,9 @@ describe.skipIf(testBackend() === 'postgres')('the prepared demo image', { timeo
   });
 
   it('announces the slow path once, before the catalogue loads, when there is no image', async () => {
-    const db = await openDatabase({ dataDir: 'memory://' });
+    // The run's migrated template: the catalogue load is under test here, not the migrations.
+    const db = await openTestDatabase();
     try {
-      await migrate(db);
       const announced: string[] = [];
       const first = await ensureDemoCatalogue(db, {}, () => announced.push('loading'));
       expect(first.state).toBe('loaded');

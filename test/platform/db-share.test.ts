@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../platform/db.ts';
 import type { Database } from '../../platform/db.ts';
 import { SHARE_SOCKET_NAME } from '../../platform/db-share.ts';
-import { testBackend } from '../helpers/db.ts';
 
 // Both ends in one process: the sharing database (as `drugref serve` opens it) and a
-// client reaching it through the socket (as a CLI command beside the server does).
-describe.skipIf(testBackend() === 'postgres')('the shared embedded database', { timeout: 60_000 }, () => {
+// client reaching it through the socket (as a CLI command beside the server does). Embedded
+// only, and it opens no test database, so only the PGlite project runs it.
+describe('the shared embedded database', { timeout: 60_000 }, () => {
   let dir: string;
   let host: Database;
 

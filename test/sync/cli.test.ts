@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBackend } from '../helpers/db.ts';
 import { cliEnv, migratedDataDir, runCli } from '../cli/helpers.ts';
 import { FakePublisher, buildZip } from './publisher.ts';
 import { fixture } from './helpers.ts';
@@ -11,8 +10,9 @@ import { fixture } from './helpers.ts';
 const CLI_TIMEOUT = 180_000;
 const SL_PATH = '/sl/XMLPublications.zip';
 
-// The command runs on its own embedded database (DATA_DIR), so one backend project suffices.
-describe.runIf(testBackend() === 'pglite')('drugref sync (child process)', () => {
+// The command runs on its own embedded database (DATA_DIR); the file opens no test database,
+// so only the PGlite project runs it.
+describe('drugref sync (child process)', () => {
   let dir: string;
   let publisher: FakePublisher;
   let env: NodeJS.ProcessEnv;
