@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSyncPublisher } from '../helpers/sync-publisher.ts';
 import { pino } from 'pino';
-import { openTestDatabase } from '../helpers/db.ts';
 import { catalogueDigest } from '../ingest/snapshots.ts';
-import type { Database } from '../../platform/db.ts';
 import { ConfigError, loadConfig } from '../../platform/config.ts';
 import { listSources } from '../../resolvers/sources/status.ts';
 import { WORKERS } from '../../workers/index.ts';
@@ -11,63 +10,53 @@ import { inactiveReason, registerSyncWorker, startSyncWorker } from '../../worke
 import { statusLines } from '../../cli/commands/sync-status.ts';
 import { buildPackungen } from '../fixtures/registers/ch-swissmedic/packungen.ts';
 import type { SyncResult } from '../../workers/sync/run.ts';
-import { FakePublisher, buildZip } from './publisher.ts';
+import { buildZip } from './publisher.ts';
 import { fixture, runner, state, syncConfig } from './helpers.ts';
 
 const BDPM = '/bdpm/telechargement.php?fichier=';
 const NDC_PATH = '/fda/ndctext.zip';
 
 describe('register sync sources', () => {
-  let db: Database;
-  let publisher: FakePublisher;
-
-  beforeAll(async () => {
-    db = await openTestDatabase();
-    publisher = await new FakePublisher().start();
-  });
-  afterAll(async () => {
-    await publisher.close();
-    await db.close();
-  });
+  const ctx = useSyncPublisher();
 
   it('fetches every BDPM file through the {file} URL, skips missing optional ones, and refetches all when one changed', async () => {
-    for (const f of ['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt', 'CIS_COMPO_bdpm.txt']) publisher.publish(`${BDPM}${f}`, fixture(`fr-bdpm/${f}`));
-    const config = syncConfig(publisher, { 'fr-bdpm': `${BDPM}{file}` });
-    const r = runner(db, config);
+    for (const f of ['CIS_bdpm.txt', 'CIS_CIP_bdpm.txt', 'CIS_COMPO_bdpm.txt']) ctx.publisher.publish(`${BDPM}${f}`, fixture(`fr-bdpm/${f}`));
+    const config = syncConfig(ctx.publisher, { 'fr-bdpm': `${BDPM}{file}` });
+    const r = runner(ctx.db, config);
     const [first] = await r.runNow(['fr-bdpm']);
     expect(first, JSON.stringify(first)).toMatchObject({ outcome: 'ok', httpStatus: expect.any(Number) });
-    expect(publisher.hitsOf(`${BDPM}CIS_GENER_bdpm.txt`).map((h) => h.answered)).toEqual([404]);
+    expect(ctx.publisher.hitsOf(`${BDPM}CIS_GENER_bdpm.txt`).map((h) => h.answered)).toEqual([404]);
     expect((await r.runNow(['fr-bdpm']))[0]).toMatchObject({ outcome: 'not_modified' });
-    expect(publisher.hitsOf(`${BDPM}CIS_bdpm.txt`).map((h) => h.answered)).toEqual([200, 304]);
+    expect(ctx.publisher.hitsOf(`${BDPM}CIS_bdpm.txt`).map((h) => h.answered)).toEqual([200, 304]);
 
     // A new CIP file: CIS_bdpm.txt answers 304 first, then is fetched in full because the adapter needs both.
     // (A trailing blank line: new bytes and ETag, same records, so the ingest records no change.)
-    publisher.publish(`${BDPM}CIS_CIP_bdpm.txt`, Buffer.concat([fixture('fr-bdpm/CIS_CIP_bdpm.txt'), Buffer.from('\n')]));
+    ctx.publisher.publish(`${BDPM}CIS_CIP_bdpm.txt`, Buffer.concat([fixture('fr-bdpm/CIS_CIP_bdpm.txt'), Buffer.from('\n')]));
     const [third] = await r.runNow(['fr-bdpm']);
     await r.close();
     expect(third).toMatchObject({ outcome: 'ok', changes: 0 });
-    const cis = publisher.hitsOf(`${BDPM}CIS_bdpm.txt`);
+    const cis = ctx.publisher.hitsOf(`${BDPM}CIS_bdpm.txt`);
     expect(cis.map((h) => h.answered)).toEqual([200, 304, 304, 200]);
     expect(cis.at(-1)!.headers['if-none-match']).toBeUndefined();
   });
 
   it('unpacks the FDA NDC zip into product.txt and package.txt', async () => {
-    publisher.publish(NDC_PATH, buildZip([
+    ctx.publisher.publish(NDC_PATH, buildZip([
       { name: 'product.txt', content: fixture('fda-ndc/product.txt') },
       { name: 'package.txt', content: fixture('fda-ndc/package.txt') },
     ]));
-    const r = runner(db, syncConfig(publisher, { 'fda-ndc': NDC_PATH }));
+    const r = runner(ctx.db, syncConfig(ctx.publisher, { 'fda-ndc': NDC_PATH }));
     const [result] = await r.runNow(['fda-ndc']);
     await r.close();
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', rows: { kept: expect.any(Number) } });
-    expect((await state(db, 'fda-ndc')).rows_kept).toBeGreaterThan(0);
-    expect((await listSources(db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['fda-ndc', 'ok']);
+    expect((await state(ctx.db, 'fda-ndc')).rows_kept).toBeGreaterThan(0);
+    expect((await listSources(ctx.db, new Date())).map((s) => [s.id, s.schemaState])).toContainEqual(['fda-ndc', 'ok']);
   });
 
   it('downloads a plain xlsx workbook (Swissmedic packages) and hands it to the adapter as Packungen.xlsx', async () => {
     const path = '/swissmedic/zugelassene_packungen_ham.xlsx';
-    publisher.publish(path, await buildPackungen());
-    const r = runner(db, syncConfig(publisher, { 'ch-swissmedic': path }));
+    ctx.publisher.publish(path, await buildPackungen());
+    const r = runner(ctx.db, syncConfig(ctx.publisher, { 'ch-swissmedic': path }));
     const [result] = await r.runNow(['ch-swissmedic']);
     await r.close();
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'ok', httpStatus: 200, rows: { kept: expect.any(Number) } });
@@ -75,16 +64,16 @@ describe('register sync sources', () => {
   });
 
   it('refuses an archive that inflates past the unpacked limit (a zip bomb), writing nothing', async () => {
-    publisher.publish(NDC_PATH, buildZip([
+    ctx.publisher.publish(NDC_PATH, buildZip([
       { name: 'product.txt', content: Buffer.alloc(2_000_000, 0x20) },
       { name: 'package.txt', content: fixture('fda-ndc/package.txt') },
     ]));
-    const digest = await catalogueDigest(db);
-    const r = runner(db, syncConfig(publisher, { 'fda-ndc': NDC_PATH }));
+    const digest = await catalogueDigest(ctx.db);
+    const r = runner(ctx.db, syncConfig(ctx.publisher, { 'fda-ndc': NDC_PATH }));
     const [result] = await r.runNow(['fda-ndc']);
     await r.close();
     expect(result).toMatchObject({ outcome: 'too_large' });
-    expect(await catalogueDigest(db)).toBe(digest);
+    expect(await catalogueDigest(ctx.db)).toBe(digest);
   });
 
   it('reads sources from one config: publishers\' URLs by default, SYNC_* overrides, off unless SYNC_ENABLED', () => {
@@ -112,20 +101,20 @@ describe('register sync sources', () => {
     expect(WORKERS).toContain(registerSyncWorker);
     const log = pino({ level: 'silent' });
     const path = '/tick/Preparations.zip';
-    publisher.publish(path, buildZip([{ name: 'Preparations.xml', content: fixture('ch-sl/Preparations.xml') }]));
-    const enabled = syncConfig(publisher, { 'ch-sl': path });
-    const idle = startSyncWorker({ config: { ...enabled, sync: { ...enabled.sync, enabled: false } }, db, now: () => new Date(), log });
+    ctx.publisher.publish(path, buildZip([{ name: 'Preparations.xml', content: fixture('ch-sl/Preparations.xml') }]));
+    const enabled = syncConfig(ctx.publisher, { 'ch-sl': path });
+    const idle = startSyncWorker({ config: { ...enabled, sync: { ...enabled.sync, enabled: false } }, db: ctx.db, now: () => new Date(), log });
     await idle.close();
-    expect(publisher.hitsOf(path)).toHaveLength(0);
-    const worker = startSyncWorker({ config: enabled, db, now: () => new Date(), log });
-    for (let i = 0; i < 100 && (await state(db, 'ch-sl'))?.last_outcome !== 'ok'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ctx.publisher.hitsOf(path)).toHaveLength(0);
+    const worker = startSyncWorker({ config: enabled, db: ctx.db, now: () => new Date(), log });
+    for (let i = 0; i < 100 && (await state(ctx.db, 'ch-sl'))?.last_outcome !== 'ok'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     await worker.close();
-    expect(publisher.hitsOf(path)).toHaveLength(1);
+    expect(ctx.publisher.hitsOf(path)).toHaveLength(1);
   });
 
   it('prints each source\'s schedule, last attempt and freshness for `drugref sync status`', async () => {
-    const config = syncConfig(publisher, { 'fda-ndc': NDC_PATH, 'fr-bdpm': `${BDPM}{file}` });
-    const lines = (await statusLines(db, config.sync, new Date())).join('\n');
+    const config = syncConfig(ctx.publisher, { 'fda-ndc': NDC_PATH, 'fr-bdpm': `${BDPM}{file}` });
+    const lines = (await statusLines(ctx.db, config.sync, new Date())).join('\n');
     expect(lines).toMatch(/^Scheduled sync: on/);
     expect(lines).toContain('fda-ndc (fda-ndc): ok');
     expect(lines).toMatch(/fda-ndc[\s\S]*last attempt {2}\S+ too_large, HTTP 200/);
