@@ -1,12 +1,19 @@
 /**
- * `node --import tsx bench/inject-cpu.ts <database-url> [scenario-substring] [requests]`: the
- * server CPU per request of each bench scenario (bench/scenarios.ts) in process, through
- * `app.inject` (no sockets, no load generator), 16 requests in flight, 7 rounds after a
- * warm-up; prints the minimum, the second-lowest and the median round with a digest of the
- * answer (its `generated_at` removed). On a shared machine the minimum of a round moves far
- * less than req/s, so two checkouts compared one after the other give a usable A/B of a
- * change to the pipeline. The database is a prepared bench database (`npm run bench --
- * --database-url …` loads the demo catalogue into it); each run adds one key.
+ * `node --import tsx bench/inject-cpu.ts <database-url> [scenario-substring] [requests] [rounds] [--replay]`:
+ * the server CPU per request of each bench scenario (bench/scenarios.ts) in process, through
+ * `app.inject` (no sockets, no load generator), 16 requests in flight, `rounds` rounds
+ * (default 7) after a warm-up; prints the minimum, the second-lowest and the median round
+ * with a digest of the answer (its `generated_at` removed). On a shared machine the minimum
+ * of a round moves far less than req/s, so two checkouts compared one after the other give
+ * a usable A/B of a change to the pipeline. The database is a prepared bench database
+ * (`npm run bench -- --database-url …` loads the demo catalogue into it); each run adds one key.
+ *
+ * `--replay`: the app's database is answered from memory. Each statement's rows are recorded
+ * from the real database during a first warm-up and replayed (shallow copies) afterwards,
+ * keyed by text and parameters (dates ignored), so the CPU per request is the pipeline's
+ * alone, without the driver's and the sockets' share, which on a loaded machine is also the
+ * noisiest. Writes reach nothing after the warm-up (the quota count answers its recorded
+ * row). For A/B of pipeline changes, not for absolute figures.
  */
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
@@ -15,19 +22,48 @@ import { closeServices, createServices } from '../facades/services.ts';
 import { loadConfig } from '../platform/config.ts';
 import { loggerOptions } from '../platform/logger.ts';
 import { openDatabase } from '../platform/db.ts';
+import type { Database, Queryable } from '../platform/db.ts';
 import { createKey } from '../resolvers/accounts/keys.ts';
 import { SCENARIOS } from './scenarios.ts';
 
-const [url, only = '', requests = '800'] = process.argv.slice(2);
-if (!url) throw new Error('usage: bench/inject-cpu.ts <database-url> [scenario-substring] [requests]');
+const replaying = process.argv.includes('--replay');
+const [url, only = '', requests = '800', rounds = '7'] = process.argv.slice(2).filter((a) => a !== '--replay');
+if (!url) throw new Error('usage: bench/inject-cpu.ts <database-url> [scenario-substring] [requests] [rounds] [--replay]');
 const N = Number(requests);
+const ROUNDS = Number(rounds);
+
+/** `real` with its reads answered from memory once `replay.on` is set (rows recorded until then). */
+function replayingDatabase(real: Database): { db: Database; replay: { on: boolean } } {
+  const replay = { on: false };
+  const recorded = new Map<string, { rows: unknown[]; rowCount: number }>();
+  const keyOf = (text: string, params?: unknown[]) => text + '\u0000' + (params ?? []).map((p) => (p instanceof Date ? '' : p)).join('\u0001');
+  const query = async (text: string, params?: unknown[], options?: object) => {
+    const k = keyOf(text, params);
+    const hit = replay.on ? recorded.get(k) : undefined;
+    if (hit) return { rows: hit.rows.map((r) => ({ ...(r as object) })), rowCount: hit.rowCount };
+    const r = await real.query(text, params, options as never);
+    recorded.set(k, { rows: r.rows.map((x) => structuredClone(x)), rowCount: r.rowCount });
+    return r;
+  };
+  const db = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'query') return query;
+      if (prop === 'transaction') return (fn: (tx: Queryable) => Promise<unknown>) => fn({ query } as Queryable);
+      const v: unknown = Reflect.get(target, prop);
+      return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(target) : v;
+    },
+  }) as Database;
+  return { db, replay };
+}
+
 const config = loadConfig({ ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', DEMO: 'false', HOST: '127.0.0.1', PORT: '0' });
-const db = await openDatabase({ url, max: 10 });
+const real = await openDatabase({ url, max: 10 });
+const { db, replay } = replaying ? replayingDatabase(real) : { db: real, replay: { on: false } };
 const services = createServices(config, db, pino(loggerOptions('silent')));
 const app = await buildApp({ config, db, services });
 await app.ready();
-const key = (await createKey(db, { account: `micro-${Date.now()}`, tier: 'enterprise' })).key;
-const { rows } = await db.query<{ id: string; gtin: string }>(
+const key = (await createKey(real, { account: `micro-${Date.now()}`, tier: 'enterprise' })).key;
+const { rows } = await real.query<{ id: string; gtin: string }>(
   `SELECT p.id, i.code AS gtin FROM products p JOIN identifiers i ON i.drug_id = p.id AND i.system = 'gtin' AND i.pack_id IS NOT NULL
     WHERE p.source = 'demo-ch' AND p.searchable ORDER BY p.natural_key, i.code LIMIT 1`);
 const fill = (t: string) => t.replace('{drugId}', rows[0]!.id).replace('{gtin}', rows[0]!.gtin);
@@ -35,9 +71,12 @@ for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
   const req = { method: s.method, url: fill(s.path), headers: { authorization: `Bearer ${key}`, ...(s.body ? { 'content-type': 'application/json' } : {}) }, ...(s.body ? { payload: JSON.stringify(s.body) } : {}) };
   const one = async () => { const r = await app.inject(req as never); if (r.statusCode !== 200) throw new Error(`${s.name} ${r.statusCode} ${r.body.slice(0, 200)}`); return r.body; };
   const run = async (n: number) => { let i = 0; await Promise.all(Array.from({ length: 16 }, async () => { while (i++ < n) await one(); })); };
+  replay.on = false;
+  if (replaying) await run(20);
+  replay.on = replaying;
   await run(Math.min(300, N));
   const us: number[] = [];
-  for (let r = 0; r < 7; r += 1) {
+  for (let r = 0; r < ROUNDS; r += 1) {
     const c0 = process.cpuUsage();
     await run(N);
     const c = process.cpuUsage(c0);
@@ -46,6 +85,6 @@ for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
   us.sort((a, b) => a - b);
   const body = await one();
   const digest = createHash('sha1').update(body.replace(/"generated_at":"[^"]*"/g, '')).digest('hex').slice(0, 10);
-  process.stdout.write(`${s.name.padEnd(36)} min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[3]!.toFixed(0).padStart(5)} µs/request  ${body.length} B  ${digest}\n`);
+  process.stdout.write(`${s.name.padEnd(36)} min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[Math.floor(us.length / 2)]!.toFixed(0).padStart(5)} µs/request  ${body.length} B  ${digest}\n`);
 }
-await app.close(); await closeServices(services); await db.close();
+await app.close(); await closeServices(services); await real.close();
