@@ -19,7 +19,20 @@ const NamedServersSelect = () => ({
   },
 });
 
+/**
+ * An enum parameter (`include=supply`, say) is drawn as a select with no accessible name:
+ * each is named after its parameter, whenever Swagger UI draws one.
+ */
+function nameParameterSelects(root) {
+  for (const select of root.querySelectorAll('.parameters-col_description select:not([aria-label])')) {
+    const name = select.closest('tr')?.querySelector('.parameter__name')?.firstChild?.textContent?.trim();
+    if (name) select.setAttribute('aria-label', name);
+  }
+}
+
 window.addEventListener('DOMContentLoaded', () => {
+  const root = document.getElementById('swagger-ui');
+  new MutationObserver(() => nameParameterSelects(root)).observe(root, { childList: true, subtree: true });
   window.ui = window.SwaggerUIBundle({
     url: '/v1/openapi.json',
     dom_id: '#swagger-ui',
