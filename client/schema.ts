@@ -1186,7 +1186,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     getAtcNode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description supply: add, per country, the class's marketed packs and how many a shortage publication reports limited, unavailable or discontinued (opt-in: one extra query). */
+                include?: "supply";
+            };
             header?: never;
             path: {
                 /** @description ATC code of any level, e.g. N02BE01 or N02. */
@@ -1244,6 +1247,19 @@ export interface operations {
                             /** @description Set when any contributing source is demonstration data. */
                             notice: string | null;
                         };
+                        /** @description Marketed packs of the subtree per country and how many a shortage publication reports short (docs/supply.md); one query when asked. */
+                        supply?: {
+                            country: string;
+                            /** @description Worst status reported on the class's packs in the country (available, limited, unavailable, discontinued); null when none is reported. */
+                            status: string | null;
+                            /** @description Marketed packs of the class in the country. */
+                            packs: number;
+                            /** @description Of those, packs reported limited, unavailable or discontinued (on the pack or on its product's authorisation). */
+                            short: number;
+                            limited: number;
+                            unavailable: number;
+                            discontinued: number;
+                        }[];
                     };
                 };
             };
@@ -1294,7 +1310,10 @@ export interface operations {
     };
     getTherapy: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description supply: add, per country, the class's marketed packs and how many a shortage publication reports limited, unavailable or discontinued (opt-in: one extra query). */
+                include?: "supply";
+            };
             header?: never;
             path: {
                 /** @description ATC code of any level, e.g. N02BE01 or N02. */
@@ -1352,6 +1371,19 @@ export interface operations {
                             /** @description Set when any contributing source is demonstration data. */
                             notice: string | null;
                         };
+                        /** @description Marketed packs of the subtree per country and how many a shortage publication reports short (docs/supply.md); one query when asked. */
+                        supply?: {
+                            country: string;
+                            /** @description Worst status reported on the class's packs in the country (available, limited, unavailable, discontinued); null when none is reported. */
+                            status: string | null;
+                            /** @description Marketed packs of the class in the country. */
+                            packs: number;
+                            /** @description Of those, packs reported limited, unavailable or discontinued (on the pack or on its product's authorisation). */
+                            short: number;
+                            limited: number;
+                            unavailable: number;
+                            discontinued: number;
+                        }[];
                     };
                 };
             };
@@ -1733,7 +1765,10 @@ export interface operations {
     };
     getClass: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description supply: add, per country, the class's marketed packs and how many a shortage publication reports limited, unavailable or discontinued (opt-in: one extra query). */
+                include?: "supply";
+            };
             header?: never;
             path: {
                 /** @description Class axis. */
@@ -1787,6 +1822,19 @@ export interface operations {
                             label: string;
                             /** @description Member moieties the two classes share. */
                             shared_substances: number;
+                        }[];
+                        /** @description Marketed packs of the class per country and how many a shortage publication reports short (docs/supply.md); one query when asked. */
+                        supply?: {
+                            country: string;
+                            /** @description Worst status reported on the class's packs in the country (available, limited, unavailable, discontinued); null when none is reported. */
+                            status: string | null;
+                            /** @description Marketed packs of the class in the country. */
+                            packs: number;
+                            /** @description Of those, packs reported limited, unavailable or discontinued (on the pack or on its product's authorisation). */
+                            short: number;
+                            limited: number;
+                            unavailable: number;
+                            discontinued: number;
                         }[];
                         /** @description Provenance block of register-derived payloads (`_meta` in REST). */
                         _meta: {
@@ -4940,7 +4988,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -5369,7 +5417,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -6075,7 +6123,7 @@ export interface operations {
                                     since: string | null;
                                     /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                     expected_until: string | null;
-                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                     source: string;
                                     /** @description When drugref last read the publication (ISO 8601 UTC). */
                                     fetched_at: string;
@@ -6357,7 +6405,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -6684,7 +6732,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -6854,7 +6902,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -7192,7 +7240,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -7362,7 +7410,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -7791,7 +7839,7 @@ export interface operations {
                             since: string | null;
                             /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                             expected_until: string | null;
-                            /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                            /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                             source: string;
                             /** @description When drugref last read the publication (ISO 8601 UTC). */
                             fetched_at: string;
@@ -7826,7 +7874,7 @@ export interface operations {
                                 since: string | null;
                                 /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                 expected_until: string | null;
-                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                 source: string;
                                 /** @description When drugref last read the publication (ISO 8601 UTC). */
                                 fetched_at: string;
@@ -7874,7 +7922,7 @@ export interface operations {
                                     since: string | null;
                                     /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                     expected_until: string | null;
-                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                     source: string;
                                     /** @description When drugref last read the publication (ISO 8601 UTC). */
                                     fetched_at: string;
@@ -7911,7 +7959,7 @@ export interface operations {
                                     since: string | null;
                                     /** @description ISO date the publisher expects supply back; null when open-ended or not published. */
                                     expected_until: string | null;
-                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, us-fda-shortages). */
+                                    /** @description Source id of the publication (at-basg-supply, es-cima-supply, fr-ansm-supply, us-fda-shortages). */
                                     source: string;
                                     /** @description When drugref last read the publication (ISO 8601 UTC). */
                                     fetched_at: string;
