@@ -20,6 +20,7 @@ import type { RowProblem } from '../row-outcome.ts';
 import { FileRejectedError, decodeUtf8OrLatin, numberedLines } from './common.ts';
 import type { InputFile } from './common.ts';
 import { assignLoadedRoles, requireRole } from './file-roles.ts';
+import { recogniseAvailability } from './fr-bdpm-roles.ts';
 import { CIS, bdpmDate, rowFields } from './fr-bdpm-rows.ts';
 import { textOrNull } from './supply-rows.ts';
 import type { SupplyParse, SupplyRow } from './supply-rows.ts';
@@ -42,12 +43,6 @@ interface Notice {
   row: SupplyRow;
   updated: string;
   line: string;
-}
-
-/** The first row's shape: what tells this file from the other BDPM files. */
-function looksLikeDispo(fields: string[]): boolean {
-  return fields.length >= FIELDS - 1 && fields.length <= FIELDS && CIS.test(fields[0]!)
-    && (fields[1] === '' || /^\d{13}$/.test(fields[1]!)) && /^[1-4]$/.test(fields[2]!);
 }
 
 /** A date field: ISO, null when empty, 'bad' when unreadable. */
@@ -93,10 +88,8 @@ function supersedes(next: Notice, kept: Notice): boolean {
 export async function parseFrAnsmSupply(files: InputFile[]): Promise<SupplyParse> {
   const roles = assignLoadedRoles(files, [{
     role: 'availability', names: [FR_ANSM_SUPPLY_FILE],
-    recognise: (text) => {
-      const first = numberedLines(text)[0];
-      return first && looksLikeDispo(rowFields(first.text, FIELDS, true)) ? 2 : 0;
-    },
+    // The same file fr-bdpm reads as a pack attribute: recognised by the same rule.
+    recognise: recogniseAvailability,
   }]);
   const file = requireRole(roles, 'availability', FR_ANSM_SUPPLY_FILE);
   const lines = numberedLines(decodeUtf8OrLatin(file.content));

@@ -48,6 +48,9 @@ function byShape(columns: number, shape: (f: string[]) => boolean, layout: { sla
   };
 }
 
+/** The availability list (`CIS_CIP_Dispo_Spec`): CIS, CIP13 or empty, status 1–4; fr-ansm-supply reads it too. */
+export const recogniseAvailability = byShape(8, (f) => CIS.test(f[0]!) && (f[1] === '' || /^\d{13}$/.test(f[1]!)) && /^[1-4]$/.test(f[2]!));
+
 const names = (...n: string[]) => n.flatMap((x) => [`${x}.txt`, `${x}.csv`].map((s) => s.toLowerCase()));
 
 /** The BDPM roles, in reading order (products first, then what annotates them). */
@@ -62,5 +65,5 @@ export const BDPM_RULES: ReadonlyArray<RoleRule<Role>> = [
   { role: 'HAS_LiensPageCT_bdpm', names: names('HAS_LiensPageCT_bdpm', 'CIS_HAS_LiensPageCT_bdpm'), recognise: byShape(2, (f) => DOSSIER.test(f[0]!) && /^https?:\/\//i.test(f[1]!)) },
   { role: 'CIS_MITM', names: names('CIS_MITM'), recognise: byShape(4, (f) => CIS.test(f[0]!) && /^[A-Z]\d{2}[A-Z]{0,2}\d{0,2}$/i.test(f[1]!)) },
   { role: 'CIS_InfoImportantes', names: names('CIS_InfoImportantes', 'CIS_InfoImportantes_bdpm'), recognise: byShape(4, (f) => CIS.test(f[0]!) && DAY_FIRST.test(f[1]!) && (f[2] === '' || DAY_FIRST.test(f[2]!)), { textLast: true }) },
-  { role: 'CIS_CIP_Dispo_Spec', names: names('CIS_CIP_Dispo_Spec'), recognise: byShape(8, (f) => CIS.test(f[0]!) && (f[1] === '' || /^\d{13}$/.test(f[1]!)) && /^[1-4]$/.test(f[2]!)) },
+  { role: 'CIS_CIP_Dispo_Spec', names: names('CIS_CIP_Dispo_Spec'), recognise: recogniseAvailability },
 ];
