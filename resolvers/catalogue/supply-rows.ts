@@ -9,6 +9,15 @@ import type { Queryable } from '../../platform/db.ts';
 import { supplySeverity } from '../../vocabulary/supply.ts';
 import type { SupplyStatus } from '../../vocabulary/supply.ts';
 
+/**
+ * The reports on marketed pack `k` of product `p` (SQL, for a subquery): on the pack's codes and
+ * on the product's own (a notice without pack code: a French CIS, an Austrian restriction
+ * without PZN), so a pack whose whole medicine is short counts short and is never offered as
+ * an alternative.
+ */
+export const REPORTS_OF_PACK = `SELECT s.* FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.pack_id = k.id
+  UNION ALL SELECT s.* FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.drug_id = p.id AND i.pack_id IS NULL`;
+
 export interface PackSupply {
   status: SupplyStatus;
   reason: string | null;

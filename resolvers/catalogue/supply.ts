@@ -15,7 +15,7 @@ import type { DrugRow, ProductRecord } from './drug-rows.ts';
 import { basisOf } from './equivalents.ts';
 import type { Basis } from './equivalents.ts';
 import type { PackRow } from './loaders.ts';
-import { toSupply } from './supply-rows.ts';
+import { REPORTS_OF_PACK, toSupply } from './supply-rows.ts';
 import type { PackSupply } from './supply-rows.ts';
 
 /** Alternatives listed in the drug's country, and per neighbouring country. */
@@ -57,14 +57,6 @@ export async function productSupplyStatus(ctx: RequestContext, drug: DrugRow): P
   const authorisation = await loaders.productSupply.load(drug.id);
   return worstStatus([...supplies.map((s) => s?.status), authorisation?.status]);
 }
-
-/**
- * The reports on marketed pack `k` of product `p`: on the pack's codes and on the product's own
- * (a notice without pack code: a French CIS, an Austrian restriction without PZN), so a pack
- * whose whole medicine is short counts short and is never offered as an alternative.
- */
-const REPORTS_OF_PACK = `SELECT s.* FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.pack_id = k.id
-  UNION ALL SELECT s.* FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.drug_id = p.id AND i.pack_id IS NULL`;
 
 type CountryRow = { country: string; packs: string; short: string; worst: SupplyStatus | null };
 type OptionRow = ProductRecord & { pack_id: string; description: string; supply: PackSupply | null };

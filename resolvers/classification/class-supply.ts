@@ -10,6 +10,7 @@
 import DataLoader from 'dataloader';
 import type { Queryable } from '../../platform/db.ts';
 import { SUPPLY_STATUSES } from '../../vocabulary/supply.ts';
+import { REPORTS_OF_PACK } from '../catalogue/supply-rows.ts';
 import type { SupplyStatus } from '../../vocabulary/supply.ts';
 
 export interface ClassSupplyCountry {
@@ -38,11 +39,7 @@ export const CLASS_SUPPLY_SQL = `WITH q AS (SELECT DISTINCT system, code FROM un
     SELECT q.system, q.code, pc.product_id FROM q JOIN product_classes pc ON q.system <> 'atc' AND pc.system = q.system AND pc.code = q.code),
   marketed AS (
     SELECT m.system, m.code, p.country,
-           (SELECT max(supply_severity(r.status)) FROM (
-              SELECT s.status FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code WHERE i.pack_id = k.id
-              UNION ALL
-              SELECT s.status FROM identifiers i JOIN pack_supply s ON s.system = i.system AND s.code = i.code
-               WHERE i.drug_id = p.id AND i.pack_id IS NULL) r) AS severity
+           (SELECT max(supply_severity(r.status)) FROM (${REPORTS_OF_PACK}) r) AS severity
       FROM members m JOIN products p ON p.id = m.id AND p.marketing_status = 'active' AND p.searchable
       JOIN packs k ON k.product_id = p.id AND k.merged_into IS NULL AND k.marketing_status = 'active')
   SELECT system, code, country, count(*)::int AS packs, max(severity) AS worst,
