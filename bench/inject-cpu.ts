@@ -3,7 +3,8 @@
  * the server CPU per request of each bench scenario (bench/scenarios.ts) in process, through
  * `app.inject` (no sockets, no load generator), 16 requests in flight, `rounds` rounds
  * (default 7) after a warm-up; prints the minimum, the second-lowest and the median round
- * with a digest of the answer (its `generated_at` removed). On a shared machine the minimum
+ * with the database round trips per request during the rounds (quota included) and a digest
+ * of the answer (its `generated_at` removed). On a shared machine the minimum
  * of a round moves far less than req/s, so two checkouts compared one after the other give
  * a usable A/B of a change to the pipeline. The database is a prepared bench database
  * (`npm run bench -- --database-url …` loads the demo catalogue into it); each run adds one key.
@@ -76,15 +77,17 @@ for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
   replay.on = replaying;
   await run(Math.min(300, N));
   const us: number[] = [];
+  const trips0 = real.roundTrips;
   for (let r = 0; r < ROUNDS; r += 1) {
     const c0 = process.cpuUsage();
     await run(N);
     const c = process.cpuUsage(c0);
     us.push((c.user + c.system) / N);
   }
+  const trips = (real.roundTrips - trips0) / (N * ROUNDS);
   us.sort((a, b) => a - b);
   const body = await one();
   const digest = createHash('sha1').update(body.replace(/"generated_at":"[^"]*"/g, '')).digest('hex').slice(0, 10);
-  process.stdout.write(`${s.name.padEnd(36)} min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[Math.floor(us.length / 2)]!.toFixed(0).padStart(5)} µs/request  ${body.length} B  ${digest}\n`);
+  process.stdout.write(`${s.name.padEnd(36)} min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[Math.floor(us.length / 2)]!.toFixed(0).padStart(5)} µs/request  ${trips.toFixed(2)} round trips  ${body.length} B  ${digest}\n`);
 }
 await app.close(); await closeServices(services); await real.close();

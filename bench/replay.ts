@@ -4,8 +4,14 @@
  * time (dataloader batches, parallel resolvers) run together again, a statement that began
  * after every earlier one had finished waits for them, and a transaction's statements run
  * in a transaction on one connection. This is what the same-SQL baseline executes.
+ *
+ * The quota statement is replayed through the service's own quota counting
+ * (`countRequest`), which shares one statement among the requests of an account that arrive
+ * while its previous count is in flight: replayed one per request, the baseline would pay
+ * more quota statements under load than the route it stands for.
  */
 import type { Database } from '../platform/db.ts';
+import { countRequest, QUOTA_COUNT_SQL } from '../resolvers/accounts/quota.ts';
 import type { RecordedStatement } from './server.ts';
 
 /** One independent step: a pooled statement or a whole transaction. */
@@ -61,6 +67,7 @@ const END = /^\s*(COMMIT|ROLLBACK)\b/i;
 async function runUnit(db: Database, unit: Unit): Promise<void> {
   if (unit.tx === null) {
     const s = unit.statements[0]!;
+    if (s.text === QUOTA_COUNT_SQL) return replayQuota(db, s.params!);
     await db.query(s.text, s.params, s.prepare ? { prepare: true } : undefined);
     return;
   }
@@ -69,6 +76,12 @@ async function runUnit(db: Database, unit: Unit): Promise<void> {
   await db.transaction(async (tx) => {
     for (const s of inner) await tx.query(s.text, s.params);
   });
+}
+
+/** The recorded quota count, counted again with its account, limits, key and date. */
+async function replayQuota(db: Database, params: readonly unknown[]): Promise<void> {
+  const [accountId, , , monthly, daily, keyIds, at] = params as [string, string, string, number | null, number | null, Array<string | null>, string];
+  await countRequest(db, { accountId, monthly, daily }, new Date(at), keyIds[0] ?? null);
 }
 
 /** Runs the waves in order, the steps of a wave concurrently. */

@@ -3,6 +3,7 @@ import { bearer, startTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { manualClock } from '../helpers/clock.ts';
 import { seedAtcBranch } from '../helpers/seed.ts';
+import { consumeQuota } from '../../resolvers/accounts/quota.ts';
 
 describe('quota', () => {
   const clock = manualClock('2026-03-10T12:00:00Z');
@@ -84,5 +85,55 @@ describe('quota', () => {
     expect(remaining).toEqual(Array.from({ length: 50 }, (_, i) => i));
     const usage = await t.db.query<{ day_used: number }>('SELECT day_used FROM quota_usage WHERE account_id = $1', [await accountId('pro-race')]);
     expect(usage.rows[0]!.day_used).toBe(500);
+  });
+
+  it('admits exactly the limit of concurrent requests on a fresh row, counts only those, per key', async () => {
+    clock.set('2026-03-13T08:00:00Z');
+    const a = await t.key({ tier: 'developer', account: 'free-race' });
+    const b = await t.key({ tier: 'developer', account: 'free-race' });
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => t.app.inject({ url: '/v1/atc/N02', headers: bearer(i % 2 ? b : a) })));
+    const ok = answers.filter((r) => r.statusCode === 200);
+    expect(ok).toHaveLength(10);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(15);
+    expect(ok.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const id = await accountId('free-race');
+    const month = await t.db.query<{ month_used: number; day_used: number }>('SELECT month_used, day_used FROM quota_usage WHERE account_id = $1', [id]);
+    expect(month.rows).toEqual([{ month_used: 10, day_used: 10 }]);
+    const perKey = await t.db.query<{ n: number }>('SELECT sum(requests)::int AS n FROM request_usage WHERE account_id = $1', [id]);
+    expect(perKey.rows[0]!.n).toBe(10);
+  });
+
+  it('counts every one of N concurrent requests of two keys below the limit, each key on its own row', async () => {
+    clock.set('2026-03-13T09:00:00Z');
+    const a = await t.key({ tier: 'pro', account: 'pro-two-keys' });
+    const b = await t.key({ tier: 'pro', account: 'pro-two-keys' });
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => t.app.inject({ url: '/v1/atc/N02', headers: bearer(i < 12 ? a : b) })));
+    expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+    // Daily 500 is the tighter window: each request saw its own place, 499 down to 470.
+    expect(answers.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => y - x)).toEqual(Array.from({ length: 30 }, (_, i) => 499 - i));
+    const id = await accountId('pro-two-keys');
+    const month = await t.db.query<{ month_used: number }>('SELECT month_used FROM quota_usage WHERE account_id = $1', [id]);
+    expect(month.rows[0]!.month_used).toBe(30);
+    const perKey = await t.db.query<{ requests: number }>(
+      'SELECT r.requests FROM request_usage r JOIN api_keys k ON k.id = r.key_id WHERE r.account_id = $1 ORDER BY r.requests', [id]);
+    expect(perKey.rows.map((r) => r.requests)).toEqual([12, 18]);
+  });
+
+  it('counts requests that arrive while a count is in flight with one shared statement, in arrival order', async () => {
+    clock.set('2026-03-14T08:00:00Z');
+    await t.key({ tier: 'developer', account: 'free-batch' });
+    const id = await accountId('free-batch');
+    const before = t.db.roundTrips;
+    // The first starts its statement at once; the 14 others arrive while it is in flight.
+    const decisions = await Promise.all(Array.from({ length: 15 }, () => consumeQuota(t.db, id, 'developer', clock.now(), null)));
+    expect(t.db.roundTrips - before).toBe(2);
+    expect(decisions.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => ({ admitted: true, remaining: 9 - i })));
+    expect(decisions.slice(10).every((d) => !d.admitted && d.window === 'monthly' && d.limit === 10)).toBe(true);
+    const again = t.db.roundTrips;
+    const late = await Promise.all([consumeQuota(t.db, id, 'developer', clock.now(), null), consumeQuota(t.db, id, 'developer', clock.now(), null)]);
+    expect(t.db.roundTrips - again).toBe(2);
+    expect(late.every((d) => !d.admitted)).toBe(true);
+    const row = await t.db.query<{ month_used: number }>('SELECT month_used FROM quota_usage WHERE account_id = $1', [id]);
+    expect(row.rows[0]!.month_used).toBe(10);
   });
 });
