@@ -33,6 +33,33 @@ export async function rootKey(config: Config, db: Queryable): Promise<RootKey> {
     const material = decodeConfiguredKey(config.webhookSecretKey);
     return { material, ref: `config:${createHash('sha256').update(material).digest('hex').slice(0, 12)}` };
   }
+  return fallbackKey(db);
+}
+
+/**
+ * The database's fallback key, read once per database handle: every change-feed page needs
+ * it, and it never changes once created (one row, inserted with ON CONFLICT DO NOTHING,
+ * never updated or deleted by the service). A failed read is not remembered; a caller that
+ * finds the key wrong (an operator restored another one) forgets it (`forgetFallbackKey`).
+ */
+const FALLBACK = new WeakMap<Queryable, Promise<RootKey>>();
+
+function fallbackKey(db: Queryable): Promise<RootKey> {
+  let key = FALLBACK.get(db);
+  if (!key) {
+    key = readOrCreateFallbackKey(db);
+    FALLBACK.set(db, key);
+    key.catch(() => { if (FALLBACK.get(db) === key) FALLBACK.delete(db); });
+  }
+  return key;
+}
+
+/** Reads the fallback key again on the next use. */
+export function forgetFallbackKey(db: Queryable): void {
+  FALLBACK.delete(db);
+}
+
+async function readOrCreateFallbackKey(db: Queryable): Promise<RootKey> {
   const existing = await db.query<{ material: Buffer }>('SELECT material FROM webhook_fallback_key');
   if (existing.rows[0]) return { material: existing.rows[0].material, ref: 'db' };
   // Two instances racing here both insert; ON CONFLICT keeps the first and both read it back.

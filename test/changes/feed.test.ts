@@ -154,6 +154,21 @@ describe('GET /v1/changes', () => {
     expect(after.changes.map((c) => c.id)).toEqual([slowId, fast[0]!.id]);
   });
 
+  it('reads the fallback root key (no WEBHOOK_SECRET_KEY) once, not on every page', async () => {
+    const reader = await t.key({ tier: 'enterprise', account: 'feed-trips' });
+    const trips = async (query: string) => {
+      const before = t.db.roundTrips;
+      const res = await t.app.inject({ url: `/v1/changes${query}`, headers: bearer(reader) });
+      expect(res.statusCode, res.body).toBe(200);
+      return { n: t.db.roundTrips - before, body: res.json() as Page };
+    };
+    await trips('?limit=5');
+    const first = await trips('?limit=5');
+    const next = await trips(`?limit=5&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    // The quota count and the page's statements; the key comes from the process.
+    expect([first.n, next.n]).toEqual([3, 3]);
+  });
+
   it('answers 422 for a tampered, malformed or foreign cursor', async () => {
     const first = await page('?limit=2');
     const [version, payload, mac] = first.next_cursor.split('.') as [string, string, string];

@@ -10,7 +10,7 @@ import { Agent } from 'undici';
 import type { Database } from '../../platform/db.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { openSecret, rootKey } from '../../resolvers/changes/keyring.ts';
+import { forgetFallbackKey, openSecret, rootKey } from '../../resolvers/changes/keyring.ts';
 import { readChanges, visibilityHorizon } from '../../resolvers/changes/records.ts';
 import type { ChangeType } from '../../resolvers/changes/records.ts';
 import type { RunningWorker, WorkerDeps } from '../index.ts';
@@ -110,7 +110,9 @@ async function deliverOne(ctx: DeliveryContext, sub: ClaimedSubscription): Promi
   try {
     secret = openSecret(await rootKey(ctx.config, db), sub.secretSealed, sub.id);
   } catch {
-    // Not an attempt: nothing was sent. The operator must restore the key that sealed it.
+    // Not an attempt: nothing was sent. The operator must restore the key that sealed it;
+    // a restored fallback key is read again on the next attempt.
+    forgetFallbackKey(db);
     ctx.log.error({ subscription: sub.id, keyRef: sub.secretKeyRef }, 'webhook secret does not open with the configured WEBHOOK_SECRET_KEY');
     await releaseLease(db, sub);
     return 'failed';
