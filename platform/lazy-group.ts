@@ -13,11 +13,12 @@ type Factory<D> = (deps: D) => any;
 export type LazyGroup<F> = { readonly [K in keyof F]: F[K] extends Factory<never> ? ReturnType<F[K]> : never };
 
 const DEPS = Symbol('lazy group dependencies');
-const SELF = Symbol('lazy group');
+const BUILT = Symbol('lazy group members built');
 
 interface Instance<D> {
   [DEPS]: D;
-  [SELF]: object;
+  /** Members built so far, by name: shared with every `withOverrides` copy of the group. */
+  [BUILT]: Record<string, unknown>;
 }
 
 /** `lazyGroup<D>()({ name: (deps) => value, … })` → `(deps) => group`. */
@@ -26,18 +27,19 @@ export function lazyGroup<D>() {
     const proto: object = {};
     for (const [name, make] of Object.entries(factories)) {
       Object.defineProperty(proto, name, {
+        // Kept in a plain object, not defined on the group on first read: an
+        // Object.defineProperty per loader per request cost ~0.4 µs each, a store ~20 ns.
         get(this: Instance<D>) {
-          const value: unknown = make(this[DEPS]);
-          // Shadows the getter on the group itself (also when read through an override).
-          Object.defineProperty(this[SELF], name, { value, enumerable: true });
-          return value;
+          const built = this[BUILT];
+          const value = built[name];
+          return value !== undefined ? value : (built[name] = make(this[DEPS]));
         },
       });
     }
     return (deps) => {
       const group = Object.create(proto) as Instance<D>;
       group[DEPS] = deps;
-      group[SELF] = group;
+      group[BUILT] = {};
       return group as unknown as LazyGroup<F>;
     };
   };
