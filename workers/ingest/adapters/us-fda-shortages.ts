@@ -8,7 +8,8 @@
  *
  * Status: `Resolved` → available; `To Be Discontinued` → discontinued; `Current` by the
  * record's `availability` (`Available` → available, `Limited Availability` → limited,
- * `Unavailable` → unavailable; not stated → limited, since the shortage is current).
+ * `Unavailable` → unavailable; anything else, such as `This presentation is temporally on backorder.`,
+ * or not stated → limited, since the shortage is current).
  * Dates: `MM/DD/YYYY`, `YYYYMMDD` or ISO. openFDA publishes no expected end.
  */
 import { ndc11FromDashed } from '../../../vocabulary/ndc-codes.ts';
@@ -24,8 +25,9 @@ import type { SupplyParse, SupplyRow } from './supply-rows.ts';
 
 export const US_FDA_SHORTAGES_FILE = 'drug-shortages-0001-of-0001.json';
 
+/** `availability` as the FDA writes it, compared lower-cased without a final full stop (`Unavailable.`); `Avaliable` is its own spelling in published records. */
 const AVAILABILITY: Readonly<Record<string, SupplyStatus>> = {
-  available: 'available', 'limited availability': 'limited', unavailable: 'unavailable',
+  available: 'available', avaliable: 'available', 'limited availability': 'limited', unavailable: 'unavailable',
 };
 
 /** `MM/DD/YYYY`, `YYYYMMDD` or `YYYY-MM-DD` as ISO; null when absent, 'bad' when unreadable. */
@@ -42,7 +44,7 @@ function statusOf(status: string, availability: string | null): SupplyStatus | n
   switch (status.toLowerCase()) {
     case 'resolved': return 'available';
     case 'to be discontinued': return 'discontinued';
-    case 'current': return availability ? AVAILABILITY[availability.toLowerCase()] ?? 'limited' : 'limited';
+    case 'current': return availability ? AVAILABILITY[availability.toLowerCase().replace(/[\s.]+$/, '')] ?? 'limited' : 'limited';
     default: return null;
   }
 }
