@@ -1,8 +1,9 @@
 /**
  * fi-fimea on a real Fimea release folder (test/fixtures/registers/fi-fimea/real/SOURCE.md):
  * the temporary-permit pack file, the ATC and dose form tables, the release note and two code
- * tables drugref does not read, given whole; and Fimea's substitution list (hand-written, no
- * real copy found). Values asserted are first found in the file's bytes.
+ * tables drugref does not read, given whole; and Fimea's substitution list, hand-written for the
+ * join by Vnr and real (real-gs/SOURCE.md) for its header. Values asserted are first found in
+ * the file's bytes.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -110,5 +111,24 @@ describe('fi-fimea: the substitution list (GS-ladattava.txt) beside the register
     expect(piecesOf('100 (2 x 50)')).toEqual({ units: 100, unit: 'kpl' });
     expect(piecesOf('7 + 7 + 7 + 7')).toEqual({ units: 28, unit: 'kpl' });
     expect(piecesOf('18 ml + 2 ml')).toBeNull();
+  });
+});
+
+describe('fi-fimea: a real substitution list (GS-ladattava.txt, 2025) beside the real pack file', async () => {
+  const GS = new URL('../../fixtures/registers/fi-fimea/real-gs/GS-ladattava.txt', import.meta.url);
+  const gs = (name: string): InputFile => ({ name, content: readFileSync(GS) });
+
+  it('recognises the list by its header (SUBSTITUUTIORYHMA, VNRNRO ...) under any name and reads every row', async () => {
+    for (const name of ['GS-ladattava.txt', 'vaihtokelpoiset.txt']) {
+      const { files, problems } = await parseFiFimea([real('pakkaus-m.txt'), gs(name)]);
+      // The special-permit packs have no Vnr, so none of the list's packs is in this register.
+      expect(files?.[1]).toEqual({ file: name, role: 'substitution', read: 60, kept: 0, malformed: 0, excluded: { not_in_register: 60 } });
+      expect(problems).toEqual([]);
+    }
+  });
+
+  it('is not taken for the ATC table beside it, though its header also names ATCKOODI and SELITES', async () => {
+    const { files } = await parseFiFimea([real('pakkaus-m.txt'), gs('GS-ladattava.txt'), real('atc.txt')]);
+    expect(files?.map((f) => [f.file, f.role])).toEqual([['pakkaus-m.txt', 'PAKKAUS'], ['GS-ladattava.txt', 'substitution'], ['atc.txt', 'ATC']]);
   });
 });

@@ -5,8 +5,8 @@
  * permit, `pakkaus_nolla.txt` the state the release started from), the active substances
  * (`laakeaine.txt`), the code tables (`atc.txt`, `laakemuoto.txt`, `maaraamisehto.txt`,
  * `sailytysastia.txt` ...) and the release note `saate.txt`. Beside them: Kela's price list and
- * Fimea's substitution list (`GS-ladattava.txt`: Vnr, name, strength, ATC, holder,
- * substitution group). A header may sit below title lines (Kela's list), so the first lines
+ * Fimea's substitution list (`GS-ladattava.txt`: SUBSTITUUTIORYHMA, VNRNRO, pack size, name,
+ * strength, form, holder, ATCKOODI, SELITES ...). A header may sit below title lines (Kela's list), so the first lines
  * of the file are searched.
  */
 import { pickColumn } from './delimited-table.ts';
