@@ -6,8 +6,8 @@
  * document gets at compile time give the keys. A field of the open `JSON` scalar has no
  * GraphQL shape, so a table by `Type.field` names its schema (json-fields.ts).
  */
-import { getNamedType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind, parse } from 'graphql';
-import type { FieldNode, GraphQLField, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, SelectionSetNode } from 'graphql';
+import { getNamedType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind, parse, print } from 'graphql';
+import type { DirectiveNode, FieldNode, GraphQLField, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { withSnakeCaseAliases } from '../../platform/graphql/snake-aliases.ts';
 import type { JsonSchema } from '../routes/types.ts';
 
@@ -99,53 +99,67 @@ interface Walk {
   field?: string;
 }
 
-interface Field {
-  schema: JsonSchema;
-  always: boolean;
+/**
+ * One place a field is selected, with the conditions (`@include`/`@skip` on it or on the
+ * fragments and fields above it, as `include:$dated`) under which it is answered.
+ */
+interface Occurrence {
+  node: FieldNode;
+  conditions: string[];
 }
 
-function isConditional(node: { directives?: readonly { name: { value: string } }[] }): boolean {
-  return (node.directives ?? []).some((d) => d.name.value === 'include' || d.name.value === 'skip');
+/** A selection set and the conditions under which the object it selects is answered. */
+interface Selection {
+  set: SelectionSetNode;
+  conditions: string[];
 }
+
+function conditionsOf(node: { directives?: readonly DirectiveNode[] }): string[] {
+  return (node.directives ?? []).filter((d) => d.name.value === 'include' || d.name.value === 'skip').map((d) => `${d.name.value}:${d.arguments?.[0] ? print(d.arguments[0].value) : ''}`);
+}
+
+const within = (inner: string[], outer: string[]) => inner.every((c) => outer.includes(c));
 
 /** Collects the selection's fields by response key, merging repeats (`packs { a } packs { b }`). */
-function collect(type: GraphQLObjectType, set: SelectionSetNode, always: boolean, out: Map<string, { nodes: FieldNode[]; always: boolean }>): void {
+function collect({ set, conditions }: Selection, out: Map<string, Occurrence[]>): void {
   for (const selection of set.selections) {
+    const own = [...conditions, ...conditionsOf(selection)];
     if (selection.kind === Kind.FIELD) {
       const key = selection.alias?.value ?? selection.name.value;
-      const entry = out.get(key) ?? { nodes: [], always: false };
-      entry.nodes.push(selection);
-      entry.always ||= always && !isConditional(selection);
-      out.set(key, entry);
+      out.set(key, [...(out.get(key) ?? []), { node: selection, conditions: own }]);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      collect(type, selection.selectionSet, always && !isConditional(selection), out);
+      collect({ set: selection.selectionSet, conditions: own }, out);
     } else {
       throw new Error('Route documents use no named fragments');
     }
   }
 }
 
-function objectSchema(type: GraphQLObjectType, sets: SelectionSetNode[], path: string, walk: Walk): JsonSchema {
-  const fields = new Map<string, { nodes: FieldNode[]; always: boolean }>();
-  for (const set of sets) collect(type, set, true, fields);
+/**
+ * The object the selections describe. A field is required when, under each condition set
+ * that answers the object at all (the smallest ones), some selection answers the field too:
+ * fields added under a further `@include` stay optional.
+ */
+function objectSchema(type: GraphQLObjectType, selections: Selection[], path: string, walk: Walk): JsonSchema {
+  const fields = new Map<string, Occurrence[]>();
+  for (const selection of selections) collect(selection, fields);
+  const smallest = selections.filter((s) => !selections.some((o) => o !== s && within(o.conditions, s.conditions) && o.conditions.length < s.conditions.length));
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  for (const [key, { nodes, always }] of fields) {
-    const field = fieldOf(type, nodes, `${path}${path ? '.' : ''}${key}`, walk);
-    properties[key] = field.schema;
-    if (always) required.push(key);
+  for (const [key, occurrences] of fields) {
+    properties[key] = fieldOf(type, occurrences, `${path}${path ? '.' : ''}${key}`, walk);
+    if (smallest.every((s) => occurrences.some((o) => within(o.conditions, s.conditions)))) required.push(key);
   }
   return { type: 'object', required, properties, additionalProperties: false, ...(type.description ? { description: type.description } : {}) };
 }
 
-function fieldOf(parent: GraphQLObjectType, nodes: FieldNode[], path: string, walk: Walk): Field {
-  const name = nodes[0]!.name.value;
-  if (name === '__typename') return { schema: { type: 'string', const: parent.name }, always: true };
+function fieldOf(parent: GraphQLObjectType, occurrences: Occurrence[], path: string, walk: Walk): JsonSchema {
+  const name = occurrences[0]!.node.name.value;
+  if (name === '__typename') return { type: 'string', const: parent.name };
   const def: GraphQLField<unknown, unknown> | undefined = parent.getFields()[name];
   if (!def) throw new Error(`${walk.route}: ${parent.name}.${name} is not in the internal schema`);
-  const sets = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
-  const schema = typeSchema(def.type, sets, path, { ...walk, field: `${parent.name}.${name}` });
-  return { schema: described(schema, def.description), always: true };
+  const selections = occurrences.flatMap(({ node, conditions }) => (node.selectionSet ? [{ set: node.selectionSet, conditions }] : []));
+  return described(typeSchema(def.type, selections, path, { ...walk, field: `${parent.name}.${name}` }), def.description);
 }
 
 /** The field's description on its schema; an open object keeps saying that it is open. */
@@ -155,12 +169,12 @@ function described(schema: JsonSchema, description: string | null | undefined): 
   return { ...schema, description: own.startsWith('Open by design') ? `${own} ${description}` : description };
 }
 
-function typeSchema(type: GraphQLOutputType, sets: SelectionSetNode[], path: string, walk: Walk): JsonSchema {
+function typeSchema(type: GraphQLOutputType, sets: Selection[], path: string, walk: Walk): JsonSchema {
   if (isNonNullType(type)) return nonNull(type.ofType, sets, path, walk);
   return nullable(nonNull(type, sets, path, walk));
 }
 
-function nonNull(type: GraphQLOutputType, sets: SelectionSetNode[], path: string, walk: Walk): JsonSchema {
+function nonNull(type: GraphQLOutputType, sets: Selection[], path: string, walk: Walk): JsonSchema {
   if (isNonNullType(type)) return nonNull(type.ofType, sets, path, walk);
   if (isListType(type)) return { type: 'array', items: typeSchema(type.ofType, sets, path, walk) };
   if (isObjectType(type)) return objectSchema(type, sets, path, walk);
@@ -182,7 +196,7 @@ export function dataSchema(schema: GraphQLSchema, route: { operationId: string; 
   if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) throw new Error(`${route.operationId}: no operation`);
   const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   if (!rootType) throw new Error(`${route.operationId}: no ${operation.operation} type`);
-  return objectSchema(rootType, [operation.selectionSet], '', { json, route: route.operationId });
+  return objectSchema(rootType, [{ set: operation.selectionSet, conditions: [] }], '', { json, route: route.operationId });
 }
 
 /**

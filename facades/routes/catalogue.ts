@@ -153,8 +153,8 @@ export const catalogueRoutes: RouteDef[] = [
       },
     },
     document: `query ($id: ID!, $fhir: Boolean!, $asOf: String, $dated: Boolean!, $ddd: Boolean!) { drug(id: $id, asOf: $asOf) {
-      fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} packs { id pricePerDdd @include(if: $ddd) { ${PACK_DDD_PRICE} } } }
-      ... @include(if: $dated) { ${DATED_DRUG} } } }`,
+      fhirMedication @include(if: $fhir) ... @skip(if: $fhir) { ${DRUG_FULL} packs { id pricePerDdd @include(if: $ddd) { ${PACK_DDD_PRICE} } }
+        ... @include(if: $dated) { ${DATED_DRUG} } } } }`,
     variables: (input) => ({
       id: input.params.id, fhir: input.query.format === 'fhir', asOf: input.query.as_of ?? null,
       dated: input.query.as_of !== undefined && input.query.format !== 'fhir',
