@@ -253,7 +253,7 @@ export interface paths {
         put?: never;
         /**
          * Start a one-off hosted checkout for a prepaid pack of 100 ($15) or 500 ($60) answers.
-         * @description Body: `{ "pack": "answers_100" | "answers_500" }`. Paid plans only (Free: 403 `upgrade_required`); unknown pack: 404. Answer: `checkout_url` of the hosted checkout; the credits land when the provider confirms payment, and carry over months.
+         * @description Body: `{ "pack": "answers_100" | "answers_500" }`. Paid plans only (Free: 403 `upgrade_required`); unknown pack: 404. Answer: `checkout_url` of the hosted checkout; the credits land when the provider confirms payment, and carry over months. A payment provider that fails to open the checkout gives 502 (nothing charged); an instance with no checkout configured, 503.
          */
         post: operations["buyChatPack"];
         delete?: never;
@@ -1142,8 +1142,10 @@ export interface components {
             message: string;
             /** @description What was refused, one entry per problem (validation errors). */
             details?: ({
+                /** @description Where the problem is: `body`, `query`, `path` or `header`. */
                 location?: string;
-                field?: string;
+                /** @description The field at fault; null when the refusal is about the location as a whole (a body that is not JSON, an unnamed query key). */
+                field?: string | null;
                 message?: string;
             } & {
                 [key: string]: unknown;
@@ -1297,8 +1299,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1421,8 +1441,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1529,8 +1567,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1645,8 +1701,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1752,8 +1826,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1890,8 +1982,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2008,8 +2118,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2111,8 +2239,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2188,8 +2334,10 @@ export interface operations {
                             message: string;
                             /** @description What was refused, one entry per problem (validation errors). */
                             details?: ({
+                                /** @description Where the problem is: `body`, `query`, `path` or `header`. */
                                 location?: string;
-                                field?: string;
+                                /** @description The field at fault; null when the refusal is about the location as a whole (a body that is not JSON, an unnamed query key). */
+                                field?: string | null;
                                 message?: string;
                             } & {
                                 [key: string]: unknown;
@@ -2228,8 +2376,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2300,6 +2466,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createWebhook: {
@@ -2355,8 +2548,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2412,8 +2623,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2480,8 +2709,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2556,8 +2803,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2605,6 +2870,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteByolCredentials: {
@@ -2644,8 +2936,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2739,8 +3049,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2790,6 +3118,33 @@ export interface operations {
             };
             /** @description Nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2908,6 +3263,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
             429: {
                 headers: {
@@ -3010,6 +3383,51 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream or backend failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Deliberately unavailable; see `retry-after`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     chatPackCallback: {
@@ -3062,6 +3480,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Deliberately unavailable; see `retry-after`. */
             503: {
                 headers: {
@@ -3093,6 +3529,33 @@ export interface operations {
             };
             /** @description Retired. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3168,8 +3631,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3286,8 +3767,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3398,8 +3897,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3512,8 +4029,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3618,8 +4153,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3718,8 +4271,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3822,8 +4393,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3924,8 +4513,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4051,8 +4658,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4164,8 +4789,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4259,8 +4902,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream or backend failed. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4353,8 +5023,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream or backend failed. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4472,8 +5169,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4604,8 +5319,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4805,8 +5538,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5015,8 +5766,10 @@ export interface operations {
                             message: string;
                             /** @description What was refused, one entry per problem (validation errors). */
                             details?: ({
+                                /** @description Where the problem is: `body`, `query`, `path` or `header`. */
                                 location?: string;
-                                field?: string;
+                                /** @description The field at fault; null when the refusal is about the location as a whole (a body that is not JSON, an unnamed query key). */
+                                field?: string | null;
                                 message?: string;
                             } & {
                                 [key: string]: unknown;
@@ -5052,8 +5805,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5175,8 +5946,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5449,20 +6238,20 @@ export interface operations {
                                 strength_basis_why: string;
                             } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
-                            status: string | null;
-                            status_reason: string | null;
+                            status?: string | null;
+                            status_reason?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status began (inclusive); null when unknown.
                              */
-                            status_since: string | null;
+                            status_since?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status ended (exclusive); null while it still holds.
                              */
-                            status_until: string | null;
+                            status_until?: string | null;
                             /** @description A recall notice as the recall register published it. */
-                            recall: {
+                            recall?: {
                                 source: string;
                                 /** @description The notice's key in its register. */
                                 key: string;
@@ -5506,7 +6295,7 @@ export interface operations {
                                  * Format: date-time
                                  * @description The register's first change recorded in drugref: dated answers before it are unknown.
                                  */
-                                history_starts: string | null;
+                                history_starts?: string | null;
                             }[];
                             /** @description Set when any contributing source is demonstration data. */
                             notice: string | null;
@@ -5514,12 +6303,12 @@ export interface operations {
                              * Format: date-time
                              * @description The instant a dated answer describes; null on undated answers.
                              */
-                            as_of: string | null;
+                            as_of?: string | null;
                             /**
                              * Format: date-time
                              * @description From when the dated answer's registers have a recorded history in drugref (the latest start of its sources); null when one has none.
                              */
-                            history_starts: string | null;
+                            history_starts?: string | null;
                         };
                         /** @description The instant answered and the record's status then; null unless asOf was given. */
                         as_of?: {
@@ -5655,8 +6444,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5798,8 +6605,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5886,8 +6711,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6493,8 +7336,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6738,20 +7599,20 @@ export interface operations {
                                 fetched_at: string;
                             } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
-                            status: string | null;
-                            status_reason: string | null;
+                            status?: string | null;
+                            status_reason?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status began (inclusive); null when unknown.
                              */
-                            status_since: string | null;
+                            status_since?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status ended (exclusive); null while it still holds.
                              */
-                            status_until: string | null;
+                            status_until?: string | null;
                             /** @description A recall notice as the recall register published it. */
-                            recall: {
+                            recall?: {
                                 source: string;
                                 /** @description The notice's key in its register. */
                                 key: string;
@@ -6795,7 +7656,7 @@ export interface operations {
                                  * Format: date-time
                                  * @description The register's first change recorded in drugref: dated answers before it are unknown.
                                  */
-                                history_starts: string | null;
+                                history_starts?: string | null;
                             }[];
                             /** @description Set when any contributing source is demonstration data. */
                             notice: string | null;
@@ -6803,12 +7664,12 @@ export interface operations {
                              * Format: date-time
                              * @description The instant a dated answer describes; null on undated answers.
                              */
-                            as_of: string | null;
+                            as_of?: string | null;
                             /**
                              * Format: date-time
                              * @description From when the dated answer's registers have a recorded history in drugref (the latest start of its sources); null when one has none.
                              */
-                            history_starts: string | null;
+                            history_starts?: string | null;
                         };
                         /** @description The pack a lookup resolved (drugByCode only; null elsewhere). */
                         matched_pack: {
@@ -6908,20 +7769,20 @@ export interface operations {
                                 fetched_at: string;
                             } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
-                            status: string | null;
-                            status_reason: string | null;
+                            status?: string | null;
+                            status_reason?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status began (inclusive); null when unknown.
                              */
-                            status_since: string | null;
+                            status_since?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status ended (exclusive); null while it still holds.
                              */
-                            status_until: string | null;
+                            status_until?: string | null;
                             /** @description A recall notice as the recall register published it. */
-                            recall: {
+                            recall?: {
                                 source: string;
                                 /** @description The notice's key in its register. */
                                 key: string;
@@ -7000,8 +7861,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7246,20 +8125,20 @@ export interface operations {
                                 fetched_at: string;
                             } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
-                            status: string | null;
-                            status_reason: string | null;
+                            status?: string | null;
+                            status_reason?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status began (inclusive); null when unknown.
                              */
-                            status_since: string | null;
+                            status_since?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status ended (exclusive); null while it still holds.
                              */
-                            status_until: string | null;
+                            status_until?: string | null;
                             /** @description A recall notice as the recall register published it. */
-                            recall: {
+                            recall?: {
                                 source: string;
                                 /** @description The notice's key in its register. */
                                 key: string;
@@ -7303,7 +8182,7 @@ export interface operations {
                                  * Format: date-time
                                  * @description The register's first change recorded in drugref: dated answers before it are unknown.
                                  */
-                                history_starts: string | null;
+                                history_starts?: string | null;
                             }[];
                             /** @description Set when any contributing source is demonstration data. */
                             notice: string | null;
@@ -7311,12 +8190,12 @@ export interface operations {
                              * Format: date-time
                              * @description The instant a dated answer describes; null on undated answers.
                              */
-                            as_of: string | null;
+                            as_of?: string | null;
                             /**
                              * Format: date-time
                              * @description From when the dated answer's registers have a recorded history in drugref (the latest start of its sources); null when one has none.
                              */
-                            history_starts: string | null;
+                            history_starts?: string | null;
                         };
                         /** @description The pack a lookup resolved (drugByCode only; null elsewhere). */
                         matched_pack: {
@@ -7416,20 +8295,20 @@ export interface operations {
                                 fetched_at: string;
                             } | null;
                             /** @description Status at the asOf instant: active, withdrawn, recalled, not_yet_listed or unknown; null unless asOf was given. */
-                            status: string | null;
-                            status_reason: string | null;
+                            status?: string | null;
+                            status_reason?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status began (inclusive); null when unknown.
                              */
-                            status_since: string | null;
+                            status_since?: string | null;
                             /**
                              * Format: date-time
                              * @description When the status ended (exclusive); null while it still holds.
                              */
-                            status_until: string | null;
+                            status_until?: string | null;
                             /** @description A recall notice as the recall register published it. */
-                            recall: {
+                            recall?: {
                                 source: string;
                                 /** @description The notice's key in its register. */
                                 key: string;
@@ -7508,8 +8387,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7677,8 +8574,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7779,8 +8694,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8020,8 +8953,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8163,6 +9114,15 @@ export interface operations {
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8419,8 +9379,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8571,8 +9549,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8697,8 +9693,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8816,8 +9830,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Quota or rate limit exhausted; see `retry-after`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8896,6 +9928,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -8945,6 +9986,24 @@ export interface operations {
                             };
                         }[];
                     };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request understood and refused (`validation`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
@@ -9118,6 +10177,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -9233,6 +10301,38 @@ export interface operations {
                         translation?: {
                             needsMap?: boolean;
                         };
+                    };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
                     };
                 };
             };
@@ -9433,6 +10533,38 @@ export interface operations {
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9706,6 +10838,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -9907,6 +11071,38 @@ export interface operations {
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10180,6 +11376,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -10383,6 +11611,38 @@ export interface operations {
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10656,6 +11916,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -10855,6 +12147,38 @@ export interface operations {
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11128,6 +12452,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -11359,6 +12715,38 @@ export interface operations {
             };
             /** @description Wrong verb; `allow` lists the accepted ones. */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11660,6 +13048,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": {
+                        /** @constant */
+                        resourceType: "OperationOutcome";
+                        issue: {
+                            /** @enum {string} */
+                            severity: "fatal" | "error" | "warning" | "information";
+                            /** @description FHIR IssueType (not-found, invalid, forbidden, throttled, …). */
+                            code: string;
+                            details?: {
+                                /** @description The drugref error code (system urn of the error table). */
+                                coding: {
+                                    /** @description Code system URI. */
+                                    system: string;
+                                    code: string;
+                                    display?: string;
+                                }[];
+                                text: string;
+                            };
+                            /** @description The error message. */
+                            diagnostics: string;
+                            /** @description The parameters at fault. */
+                            expression?: string[];
+                        }[];
+                    };
+                };
+            };
             /** @description Request understood and refused (`validation`). */
             422: {
                 headers: {
@@ -11746,6 +13166,15 @@ export interface operations {
             };
             /** @description No, unparseable, revoked or legacy API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11863,8 +13292,10 @@ export interface operations {
                         message: string;
                         /** @description What was refused, one entry per problem (validation errors). */
                         details?: ({
+                            /** @description Where the problem is: `body`, `query`, `path` or `header`. */
                             location?: string;
-                            field?: string;
+                            /** @description The field at fault; null when the refusal is about the location as a whole (a body that is not JSON, an unnamed query key). */
+                            field?: string | null;
                             message?: string;
                         } & {
                             [key: string]: unknown;
@@ -11906,8 +13337,10 @@ export interface operations {
                         message: string;
                         /** @description What was refused, one entry per problem (validation errors). */
                         details?: ({
+                            /** @description Where the problem is: `body`, `query`, `path` or `header`. */
                             location?: string;
-                            field?: string;
+                            /** @description The field at fault; null when the refusal is about the location as a whole (a body that is not JSON, an unnamed query key). */
+                            field?: string | null;
                             message?: string;
                         } & {
                             [key: string]: unknown;
@@ -11952,6 +13385,15 @@ export interface operations {
             };
             /** @description The key lacks the scope (`forbidden`, with `tier` and `missing_scope`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12097,6 +13539,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getReceiptKeys: {
@@ -12132,6 +13583,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Quota or rate limit exhausted; see `retry-after`. */
             429: {
                 headers: {
@@ -12161,6 +13621,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The URL is longer than 8,192 characters (`uri_too_long`). */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Quota or rate limit exhausted; see `retry-after`. */

@@ -17,7 +17,11 @@ export const ERROR_SCHEMA: JsonSchema = {
         type: 'object',
         additionalProperties: true,
         description: 'Open by design: `location` and `field` of the problem and its `message`, plus what the check names.',
-        properties: { location: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
+        properties: {
+          location: { type: 'string', description: 'Where the problem is: `body`, `query`, `path` or `header`.' },
+          field: { type: ['string', 'null'], description: 'The field at fault; null when the refusal is about the location as a whole (a body that is not JSON, an unnamed query key).' },
+          message: { type: 'string' },
+        },
       },
     },
     tier: { type: 'string' },

@@ -17,7 +17,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed request.', 401: 'No, unparseable, revoked or legacy API key.', 402: 'AI allowance exhausted.',
   403: 'The key lacks the scope (`forbidden`, with `tier` and `missing_scope`).', 404: 'Nothing found.',
   405: 'Wrong verb; `allow` lists the accepted ones.', 410: 'Retired.', 422: 'Request understood and refused (`validation`).',
-  429: 'Quota or rate limit exhausted; see `retry-after`.', 502: 'An upstream or backend failed.', 503: 'Deliberately unavailable; see `retry-after`.',
+  414: 'The URL is longer than 8,192 characters (`uri_too_long`).', 429: 'Quota or rate limit exhausted; see `retry-after`.', 502: 'An upstream or backend failed.', 503: 'Deliberately unavailable; see `retry-after`.',
 };
 
 
@@ -52,9 +52,23 @@ function errorContent(op: OperationDoc, status: number): JsonSchema {
   return Object.fromEntries(types.map((type) => [type, { schema }]));
 }
 
+/**
+ * Every status the operation answers: its own, and those the shared pipeline gives it. Any
+ * URL can be too long (414). A route-table operation is validated (422 for an unknown query
+ * parameter or a body that is not JSON) and, unless public, keyed (401) and counted (429
+ * once quota is used up), with 403 when it needs a scope. Operations registered by hand
+ * (GraphQL, MCP, the document itself) list their own.
+ */
+export function documentedStatuses(op: OperationDoc): number[] {
+  const route = 'document' in op ? (op as RouteDef) : undefined;
+  const keyed = route && !route.public;
+  const pipeline = [414, ...(route ? [422] : []), ...(keyed ? [401] : []), ...(keyed && route.metered !== false ? [429] : []), ...(keyed && route.scope ? [403] : [])];
+  return [...new Set([...op.statuses, ...pipeline])].sort((a, b) => a - b);
+}
+
 function responses(op: OperationDoc, internal: GraphQLSchema): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  for (const status of op.statuses) {
+  for (const status of documentedStatuses(op)) {
     const description = STATUS_TEXT[status] ?? `HTTP ${status}; the operation's description says when.`;
     if (status >= 400) out[status] = { description, content: errorContent(op, status) };
     else if (NO_BODY.has(status)) out[status] = { description };

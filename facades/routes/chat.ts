@@ -68,12 +68,13 @@ export const chatRoutes: RouteDef[] = [
     scope: 'chat:write',
     summary: 'Start a one-off hosted checkout for a prepaid pack of 100 ($15) or 500 ($60) answers.',
     description: 'Body: `{ "pack": "answers_100" | "answers_500" }`. Paid plans only (Free: 403 `upgrade_required`); unknown pack: 404. '
-      + 'Answer: `checkout_url` of the hosted checkout; the credits land when the provider confirms payment, and carry over months.',
+      + 'Answer: `checkout_url` of the hosted checkout; the credits land when the provider confirms payment, and carry over months. '
+      + 'A payment provider that fails to open the checkout gives 502 (nothing charged); an instance with no checkout configured, 503.',
     tags: ['chat'],
     documentedBody: PACK_ORDER,
     variables: (input) => ({ body: input.body ?? null }),
     document: 'mutation ($body: JSON) { buyChatPack(body: $body) { orderId checkoutUrl pack answers amount currency status } }',
-    statuses: [200, 400, 401, 403, 404],
+    statuses: [200, 400, 401, 403, 404, 502, 503],
     mcp: false,
   },
   {

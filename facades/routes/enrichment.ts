@@ -162,7 +162,7 @@ export const targetRoutes: RouteDef[] = [
   }),
 ];
 
-const CURATED_STATUSES = [200, 401, 403, 422, 503];
+const CURATED_STATUSES = [200, 401, 403, 422, 502, 503];
 
 /** Curated guidelines and HTA: never 404, a coverage note instead. */
 export const curatedRoutes: RouteDef[] = [

@@ -133,7 +133,7 @@ describe('GET /v1/usage', () => {
     clock.set('2026-03-13T09:00:00Z');
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
     expect(doc.paths['/v1/usage'].get).toMatchObject({ operationId: 'getUsage', 'x-required-scope': null, security: [{ bearer: [] }] });
-    expect(Object.keys(doc.paths['/v1/usage'].get.responses)).toEqual(['200', '401', '422', '429']);
+    expect(Object.keys(doc.paths['/v1/usage'].get.responses)).toEqual(['200', '401', '414', '422', '429']);
     const key = await t.key({ tier: 'developer', account: 'usage-mcp', scopes: ['atc:read'] });
     const listed = await mcpPost(t, key, rpc('tools/list'));
     expect(listed.json().result.tools.map((tool: { name: string }) => tool.name)).toContain('get_usage');

@@ -135,7 +135,7 @@ describe('POST /v1/graphql', () => {
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
     const post = doc.paths['/v1/graphql'].post;
     expect(post['x-required-scope']).toBe('graphql:query');
-    expect(Object.keys(post.responses)).toEqual(['200', '400', '401', '403', '429']);
+    expect(Object.keys(post.responses)).toEqual(['200', '400', '401', '403', '414', '429']);
     expect(post.requestBody.content['application/json'].schema.required).toEqual(['query']);
     expect(Object.keys(doc.paths['/v1/graphql'].get.responses['200'].content)).toEqual(['application/graphql']);
   });

@@ -148,6 +148,6 @@ describe('POST /v1/mcp (JSON-RPC 2.0 framing)', () => {
 
   it('is documented in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
-    expect(Object.keys(doc.paths['/v1/mcp'].post.responses)).toEqual(['200', '202', '400', '401']);
+    expect(Object.keys(doc.paths['/v1/mcp'].post.responses)).toEqual(['200', '202', '400', '401', '414']);
   });
 });
