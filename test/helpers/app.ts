@@ -14,6 +14,7 @@ import type { Scope, Tier } from '../../resolvers/accounts/tiers.ts';
 import type { Services } from '../../resolvers/context.ts';
 import { openTestDatabase } from './db.ts';
 import { fakeResolver } from './resolver.ts';
+import { checkAnswers } from './response-check.ts';
 import type { HostResolver } from '../../platform/net/targets.ts';
 
 export interface TestApp {
@@ -41,6 +42,7 @@ export async function startTestApp(options: { config?: Partial<Config>; now?: Cl
   });
   // DNS never leaves the machine in tests: the fake answers from a fixed table.
   const app = await buildApp({ config, db, logStream, resolveHost: options.resolveHost ?? fakeResolver(), ...(options.now ? { now: options.now } : {}), ...(options.services ? { services: options.services } : {}) });
+  const answers = checkAnswers(app);
   await app.ready();
   return {
     app,
@@ -54,6 +56,7 @@ export async function startTestApp(options: { config?: Partial<Config>; now?: Cl
     async close() {
       await app.close();
       if (!options.db) await db.close();
+      answers.assertNonePending();
     },
   };
 }
