@@ -33,7 +33,8 @@ import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, urlTooLong } fro
 import { schemaGuardsAjvPlugin } from './http/schema-guards.ts';
 import { registerOperations } from './http/operations.ts';
 import { registerRestRoutes } from './rest/register.ts';
-import { registerOpenApi } from './rest/openapi.ts';
+import { buildOpenApi, OPENAPI_OPERATION, registerOpenApi } from './rest/openapi.ts';
+import type { JsonSchema, OperationDoc } from './routes/types.ts';
 import { createReceiptIssuer, JWKS_OPERATION, registerJwks } from './http/receipts.ts';
 import { GRAPHQL_OPERATIONS, registerPublicGraphql } from './graphql/route.ts';
 import { MCP_OPERATIONS, registerMcp } from './mcp/route.ts';
@@ -46,6 +47,14 @@ import { startSourceCache } from '../resolvers/sources/status.ts';
 
 /** The API's version in the OpenAPI document and the MCP handshake: the package version. */
 export const API_VERSION = PACKAGE_VERSION;
+
+/** Every operation the OpenAPI document describes, beside the document itself. */
+export const DOCUMENTED_OPERATIONS: OperationDoc[] = [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION];
+
+/** The OpenAPI document the service serves, built without an app (the typed client, the tests' answer check). */
+export function serviceDocument(): JsonSchema {
+  return buildOpenApi([...DOCUMENTED_OPERATIONS, OPENAPI_OPERATION], API_VERSION, buildInternalSchema());
+}
 
 export interface AppOptions {
   config: Config;
@@ -142,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJwks(app, receipts, config);
   registerPublicGraphql(app, engine, deps);
   registerMcp(app, deps, tools, API_VERSION);
-  registerOpenApi(app, [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION], config, API_VERSION, engine.schema);
+  registerOpenApi(app, DOCUMENTED_OPERATIONS, config, API_VERSION, engine.schema);
   registerOperations(app, db, config);
   // `_meta.sources` is served from a per-process cache that LISTENs for changes; listen before the first request.
   app.addHook('onReady', () => startSourceCache(db));

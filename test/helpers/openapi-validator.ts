@@ -8,13 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { API_VERSION } from '../../facades/app.ts';
-import { GRAPHQL_OPERATIONS } from '../../facades/graphql/route.ts';
-import { JWKS_OPERATION } from '../../facades/http/receipts.ts';
-import { MCP_OPERATIONS } from '../../facades/mcp/route.ts';
-import { buildOpenApi, OPENAPI_OPERATION } from '../../facades/rest/openapi.ts';
-import { ROUTES } from '../../facades/routes/index.ts';
-import { buildInternalSchema } from '../../resolvers/index.ts';
+import { serviceDocument } from '../../facades/app.ts';
 
 type Schema = Record<string, unknown>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -71,8 +65,7 @@ class DocumentCheck {
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor() {
-    const operations = [...ROUTES, ...GRAPHQL_OPERATIONS, ...MCP_OPERATIONS, JWKS_OPERATION, OPENAPI_OPERATION];
-    this.doc = closeObjects(buildOpenApi(operations, API_VERSION, buildInternalSchema())) as Schema;
+    this.doc = closeObjects(serviceDocument()) as Schema;
     this.ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }));
     this.ajv.addSchema(this.doc, 'openapi');
     this.templates = Object.keys(this.doc.paths as Schema)
