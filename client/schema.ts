@@ -13454,7 +13454,7 @@ export interface operations {
                     "application/json": ({
                         /** @constant */
                         jsonrpc: "2.0";
-                        /** @description The id of the call answered (null when it could not be read). */
+                        /** @description The id of the call answered, as sent (null when it could not be read). */
                         id: string | number | null;
                         /** @description Open by design: the result MCP defines for the method (initialize: serverInfo and capabilities; tools/list: tools; tools/call: content, structuredContent, isError). */
                         result: {
@@ -13463,7 +13463,7 @@ export interface operations {
                     } | {
                         /** @constant */
                         jsonrpc: "2.0";
-                        /** @description The id of the call answered (null when it could not be read). */
+                        /** @description The id of the call answered, as sent (null when it could not be read). */
                         id: string | number | null;
                         error: {
                             /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params). */
@@ -13477,7 +13477,7 @@ export interface operations {
                     }) | ({
                         /** @constant */
                         jsonrpc: "2.0";
-                        /** @description The id of the call answered (null when it could not be read). */
+                        /** @description The id of the call answered, as sent (null when it could not be read). */
                         id: string | number | null;
                         /** @description Open by design: the result MCP defines for the method (initialize: serverInfo and capabilities; tools/list: tools; tools/call: content, structuredContent, isError). */
                         result: {
@@ -13486,7 +13486,7 @@ export interface operations {
                     } | {
                         /** @constant */
                         jsonrpc: "2.0";
-                        /** @description The id of the call answered (null when it could not be read). */
+                        /** @description The id of the call answered, as sent (null when it could not be read). */
                         id: string | number | null;
                         error: {
                             /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params). */
@@ -13516,7 +13516,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         jsonrpc: "2.0";
-                        /** @description The id of the call answered (null when it could not be read). */
+                        /** @description The id of the call answered, as sent (null when it could not be read). */
                         id: string | number | null;
                         error: {
                             /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32601 no such method, -32602 invalid params). */

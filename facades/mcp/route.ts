@@ -17,11 +17,12 @@ import type { RpcAnswer } from './jsonrpc.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const RPC_ID = { type: ['string', 'integer', 'null'], description: 'The id of the call answered (null when it could not be read).' };
+// JSON-RPC 2.0 allows any number as an id (MCP's RequestId is string | number): the answer echoes it as sent.
+const RPC_ID = { type: ['string', 'number', 'null'], description: 'The id of the call answered, as sent (null when it could not be read).' };
 const RPC_MESSAGE = {
   type: 'object', required: ['jsonrpc', 'method'], additionalProperties: false, description: 'One JSON-RPC 2.0 call (with id) or notification (without).',
   properties: {
-    jsonrpc: { type: 'string', const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string', description: 'initialize, ping, tools/list, tools/call or a notification.' },
+    jsonrpc: { type: 'string', const: '2.0' }, id: { type: ['string', 'number'] }, method: { type: 'string', description: 'initialize, ping, tools/list, tools/call or a notification.' },
     params: { type: 'object', additionalProperties: true, description: 'Open by design: the method\'s parameters as MCP defines them (tools/call: name and arguments).' },
   },
 };

@@ -42,6 +42,12 @@ describe('POST /v1/mcp (JSON-RPC 2.0 framing)', () => {
     expect(res.json()).toEqual({ jsonrpc: '2.0', id: 'p-1', result: {} });
   });
 
+  it('echoes any JSON number as the id, fractional or tiny, as JSON-RPC 2.0 allows (the answer check holds it to the document)', async () => {
+    const id = -8.878612793870746e-240;
+    const res = await mcpPost(t, key, { jsonrpc: '2.0', id, method: 'ping' });
+    expect(res.json()).toEqual({ jsonrpc: '2.0', id, result: {} });
+  });
+
   it('answers a notification with 202 and no body', async () => {
     const res = await mcpPost(t, key, { jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(res.statusCode).toBe(202);
