@@ -59,8 +59,18 @@ function encodeSegment(value: string): string {
   }
 }
 
+/** A path parameter as text: objects as JSON (one without a prototype has no String()), other values as String() does. */
+function segmentText(value: unknown): string {
+  if (value === undefined || value === null) return 'x';
+  try {
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  } catch {
+    return 'x'; // a bigint inside an object
+  }
+}
+
 function fill(path: string, params: Fields): string {
-  return path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeSegment(String(params[n] ?? 'x')));
+  return path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeSegment(segmentText(params[n])));
 }
 
 function search(query: Fields, duplicate?: string): string {
