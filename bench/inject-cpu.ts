@@ -15,8 +15,14 @@
  * alone, without the driver's and the sockets' share, which on a loaded machine is also the
  * noisiest. Writes reach nothing after the warm-up (the quota count answers its recorded
  * row). For A/B of pipeline changes, not for absolute figures.
+ *
+ * `--alloc`: also samples what one round allocates (V8's sampling heap profiler, objects the
+ * young and old collections freed included) and prints the bytes per request and the
+ * functions that allocate most. Allocation is what the CPU profile cannot show: V8's
+ * collector threads run beside the main thread and their CPU counts in the server's.
  */
 import { createHash } from 'node:crypto';
+import { Session } from 'node:inspector/promises';
 import { pino } from 'pino';
 import { buildApp } from '../facades/app.ts';
 import { closeServices, createServices } from '../facades/services.ts';
@@ -28,10 +34,38 @@ import { createKey } from '../resolvers/accounts/keys.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 const replaying = process.argv.includes('--replay');
-const [url, only = '', requests = '800', rounds = '7'] = process.argv.slice(2).filter((a) => a !== '--replay');
-if (!url) throw new Error('usage: bench/inject-cpu.ts <database-url> [scenario-substring] [requests] [rounds] [--replay]');
+const sampling = process.argv.includes('--alloc');
+const [url, only = '', requests = '800', rounds = '7'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (!url) throw new Error('usage: bench/inject-cpu.ts <database-url> [scenario-substring] [requests] [rounds] [--replay] [--alloc]');
 const N = Number(requests);
 const ROUNDS = Number(rounds);
+
+interface SampledNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SampledNode[];
+}
+
+/** Bytes `work` allocates, sampled every 1 KiB on average, summed by allocating function. */
+async function allocations(work: () => Promise<void>): Promise<{ total: number; byFunction: Array<[string, number]> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await work();
+  const { profile } = await session.post('HeapProfiler.stopSampling') as { profile: { head: SampledNode } };
+  session.disconnect();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const visit = (node: SampledNode) => {
+    const f = node.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(facades|resolvers|platform|bench)\//, '$1/')}:${f.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    node.children.forEach(visit);
+  };
+  visit(profile.head);
+  return { total, byFunction: [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25) };
+}
 
 /** `real` with its reads answered from memory once `replay.on` is set (rows recorded until then). */
 function replayingDatabase(real: Database): { db: Database; replay: { on: boolean } } {
@@ -88,6 +122,11 @@ for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
   us.sort((a, b) => a - b);
   const body = await one();
   const digest = createHash('sha1').update(body.replace(/"generated_at":"[^"]*"/g, '')).digest('hex').slice(0, 10);
+  if (sampling) {
+    const { total, byFunction } = await allocations(() => run(N));
+    process.stdout.write(`${s.name}: ${(total / N / 1024).toFixed(1)} KiB allocated per request; by function (KiB per request):\n`);
+    for (const [name, bytes] of byFunction) process.stdout.write(`  ${(bytes / N / 1024).toFixed(2).padStart(7)}  ${name}\n`);
+  }
   process.stdout.write(`${s.name.padEnd(36)} min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[Math.floor(us.length / 2)]!.toFixed(0).padStart(5)} µs/request  ${trips.toFixed(2)} round trips  ${body.length} B  ${digest}\n`);
 }
 await app.close(); await closeServices(services); await real.close();
