@@ -16,6 +16,11 @@
  * noisiest. Writes reach nothing after the warm-up (the quota count answers its recorded
  * row). For A/B of pipeline changes, not for absolute figures.
  *
+ * `--baseline`: also measures, in the same process and the same way, the same-SQL baseline
+ * (bench/baseline-app.ts replaying the statements one request of the route ran), and
+ * prints drugref's CPU per request over the baseline's. In process there are no sockets,
+ * so the pair isolates the pipeline and moves less with the machine's load than the bench.
+ *
  * `--alloc`: also samples what one round allocates (V8's sampling heap profiler, objects the
  * young and old collections freed included) and prints the bytes per request and the
  * functions that allocate most. Allocation is what the CPU profile cannot show: V8's
@@ -29,14 +34,18 @@ import { closeServices, createServices } from '../facades/services.ts';
 import { loadConfig } from '../platform/config.ts';
 import { loggerOptions } from '../platform/logger.ts';
 import { openDatabase } from '../platform/db.ts';
-import type { Database, Queryable } from '../platform/db.ts';
+import type { Database, QueryEvent, Queryable } from '../platform/db.ts';
 import { createKey } from '../resolvers/accounts/keys.ts';
 import { SCENARIOS } from './scenarios.ts';
+import { buildBaselineApp } from './baseline-app.ts';
+import { toWaves } from './replay.ts';
+import type { RecordedStatement } from './server.ts';
 
 const replaying = process.argv.includes('--replay');
 const sampling = process.argv.includes('--alloc');
+const withBaseline = process.argv.includes('--baseline') && !replaying;
 const [url, only = '', requests = '800', rounds = '7'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (!url) throw new Error('usage: bench/inject-cpu.ts <database-url> [scenario-substring] [requests] [rounds] [--replay] [--alloc]');
+if (!url) throw new Error('usage: bench/inject-cpu.ts <database-url> [scenario-substring] [requests] [rounds] [--replay] [--alloc] [--baseline]');
 const N = Number(requests);
 const ROUNDS = Number(rounds);
 
@@ -92,7 +101,9 @@ function replayingDatabase(real: Database): { db: Database; replay: { on: boolea
 }
 
 const config = loadConfig({ ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', DEMO: 'false', HOST: '127.0.0.1', PORT: '0' });
-const real = await openDatabase({ url, max: 10 });
+/** Where `--baseline` collects one request's statements; the recorder is off otherwise. */
+let recording: RecordedStatement[] | null = null;
+const real = await openDatabase({ url, max: 10, ...(withBaseline ? { onQuery: (e: QueryEvent) => { recording?.push(e); } } : {}) });
 const { db, replay } = replaying ? replayingDatabase(real) : { db: real, replay: { on: false } };
 const services = createServices(config, db, pino(loggerOptions('silent')));
 const app = await buildApp({ config, db, services });
@@ -101,25 +112,54 @@ const key = (await createKey(real, { account: `micro-${Date.now()}`, tier: 'ente
 const { rows } = await real.query<{ id: string; gtin: string }>(
   `SELECT p.id, i.code AS gtin FROM products p JOIN identifiers i ON i.drug_id = p.id AND i.system = 'gtin' AND i.pack_id IS NOT NULL
     WHERE p.source = 'demo-ch' AND p.searchable ORDER BY p.natural_key, i.code LIMIT 1`);
-const fill = (t: string) => t.replace('{drugId}', rows[0]!.id).replace('{gtin}', rows[0]!.gtin);
-for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
-  const req = { method: s.method, url: fill(s.path), headers: { authorization: `Bearer ${key}`, ...(s.body ? { 'content-type': 'application/json' } : {}) }, ...(s.body ? { payload: JSON.stringify(s.body) } : {}) };
-  const one = async () => { const r = await app.inject(req as never); if (r.statusCode !== 200) throw new Error(`${s.name} ${r.statusCode} ${r.body.slice(0, 200)}`); return r.body; };
-  const run = async (n: number) => { let i = 0; await Promise.all(Array.from({ length: 16 }, async () => { while (i++ < n) await one(); })); };
-  replay.on = false;
-  if (replaying) await run(20);
-  replay.on = replaying;
-  await run(Math.min(300, N));
+/** `n` calls of `one`, 16 in flight. */
+async function inFlight(n: number, one: () => Promise<unknown>): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => { while (i++ < n) await one(); }));
+}
+
+/** CPU µs per request of `ROUNDS` rounds of `N` requests, lowest first. */
+async function measureRounds(run: (n: number) => Promise<void>): Promise<number[]> {
   const us: number[] = [];
-  const trips0 = real.roundTrips;
   for (let r = 0; r < ROUNDS; r += 1) {
     const c0 = process.cpuUsage();
     await run(N);
     const c = process.cpuUsage(c0);
     us.push((c.user + c.system) / N);
   }
+  return us.sort((a, b) => a - b);
+}
+
+const spread = (us: number[]) => `min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[Math.floor(us.length / 2)]!.toFixed(0).padStart(5)}`;
+
+/** The route's statements of one request (`one`), replayed by the same-SQL baseline app in process. */
+async function baselineRounds(req: { method: string; url: string }, one: () => Promise<string>): Promise<number[]> {
+  const recorded: RecordedStatement[] = [];
+  recording = recorded;
+  const body = await one();
+  recording = null;
+  const baseline = await buildBaselineApp(real);
+  baseline.add({ method: req.method as 'GET' | 'POST', url: req.url, waves: toWaves(recorded), status: 200, contentType: 'application/json; charset=utf-8', body: Buffer.from(body).toString('base64') });
+  await baseline.app.ready();
+  const call = async () => { const r = await baseline.app.inject({ method: req.method as 'GET', url: req.url }); if (r.statusCode !== 200) throw new Error(`baseline ${r.statusCode}`); };
+  await inFlight(Math.min(300, N), call);
+  const us = await measureRounds((n) => inFlight(n, call));
+  await baseline.app.close();
+  return us;
+}
+
+const fill = (t: string) => t.replace('{drugId}', rows[0]!.id).replace('{gtin}', rows[0]!.gtin);
+for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
+  const req = { method: s.method, url: fill(s.path), headers: { authorization: `Bearer ${key}`, ...(s.body ? { 'content-type': 'application/json' } : {}) }, ...(s.body ? { payload: JSON.stringify(s.body) } : {}) };
+  const one = async () => { const r = await app.inject(req as never); if (r.statusCode !== 200) throw new Error(`${s.name} ${r.statusCode} ${r.body.slice(0, 200)}`); return r.body; };
+  const run = (n: number) => inFlight(n, one);
+  replay.on = false;
+  if (replaying) await run(20);
+  replay.on = replaying;
+  await run(Math.min(300, N));
+  const trips0 = real.roundTrips;
+  const us = await measureRounds(run);
   const trips = (real.roundTrips - trips0) / (N * ROUNDS);
-  us.sort((a, b) => a - b);
   const body = await one();
   const digest = createHash('sha1').update(body.replace(/"generated_at":"[^"]*"/g, '')).digest('hex').slice(0, 10);
   if (sampling) {
@@ -127,6 +167,10 @@ for (const s of SCENARIOS.filter((x) => x.name.includes(only))) {
     process.stdout.write(`${s.name}: ${(total / N / 1024).toFixed(1)} KiB allocated per request; by function (KiB per request):\n`);
     for (const [name, bytes] of byFunction) process.stdout.write(`  ${(bytes / N / 1024).toFixed(2).padStart(7)}  ${name}\n`);
   }
-  process.stdout.write(`${s.name.padEnd(36)} min ${us[0]!.toFixed(0).padStart(5)}  2nd ${us[1]!.toFixed(0).padStart(5)}  median ${us[Math.floor(us.length / 2)]!.toFixed(0).padStart(5)} µs/request  ${trips.toFixed(2)} round trips  ${body.length} B  ${digest}\n`);
+  process.stdout.write(`${s.name.padEnd(36)} ${spread(us)} µs/request  ${trips.toFixed(2)} round trips  ${body.length} B  ${digest}\n`);
+  if (withBaseline) {
+    const base = await baselineRounds(req, one);
+    process.stdout.write(`${'  same-SQL baseline'.padEnd(36)} ${spread(base)} µs/request  drugref ÷ baseline (min) ${(us[0]! / base[0]!).toFixed(2)}\n`);
+  }
 }
 await app.close(); await closeServices(services); await real.close();
