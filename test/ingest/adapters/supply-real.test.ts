@@ -97,4 +97,33 @@ describe('us-fda-shortages on the openFDA layout', () => {
     expect(byCode(parsed, '00071053023')).toMatchObject({ status: 'discontinued', since: '2026-03-31' });
     expect(parsed.problems).toEqual([{ file: 'drug-shortages.json', line: 72, message: 'package_ndc "61314-531" is not a 4-4-2, 5-3-2 or 5-4-1 NDC' }]);
   });
+
+  it('states each NDC by the record updated last, counting every record once: kept, duplicate or superseded', async () => {
+    // Records in openFDA's shape; the NDCs and dates are made up for the cases the real download has.
+    const record = (ndc: string, status: string, availability: string | null, updated: string | null) => ({
+      package_ndc: ndc, generic_name: 'Example Injection', company_name: 'Example', status, initial_posting_date: '01/05/2024',
+      ...(availability ? { availability } : {}), ...(updated ? { update_date: updated } : {}),
+    });
+    const results = [
+      record('0409-1001-01, 0409-1002-01', 'Current', 'Limited Availability', '01/10/2026'), // A: keeps 1001; 1002 is stated again by B
+      record('0409-1002-01', 'Resolved', null, '03/01/2026'), // B: 1002, later
+      record('0409-1002-01', 'Resolved', null, '03/01/2026'), // C: B again, word for word
+      record('0409-1001-01', 'To Be Discontinued', null, '12/01/2025'), // D: 1001, older than A
+      record('0409-1003-01', 'Current', 'Limited Availability', '02/02/2026'), // E: 1003, same day as F
+      record('0409-1003-01', 'Current', 'Unavailable', '02/02/2026'), // F: 1003, same day, worse
+      record('0409-1004-01', 'Current', 'Unavailable', null), // G: 1004, no update date
+      record('0409-1004-01', 'Resolved', null, '02/02/2026'), // H: 1004, dated
+    ];
+    const content = Buffer.from(JSON.stringify({ meta: { last_updated: '2026-03-02' }, results }, null, 2));
+    const parsed = await parseUsFdaShortages([{ name: 'drug-shortages-0001-of-0001.json', content }]);
+    expect(parsed.files).toEqual([{
+      file: 'drug-shortages-0001-of-0001.json', role: 'shortages', read: 8, kept: 4, malformed: 0, excluded: { duplicate: 1, superseded: 3 },
+    }]);
+    expect(parsed.rows.map((r) => [r.code, r.status, r.record.update_date ?? null])).toEqual([
+      ['00409100101', 'limited', '2026-01-10'],
+      ['00409100201', 'available', '2026-03-01'],
+      ['00409100301', 'unavailable', '2026-02-02'],
+      ['00409100401', 'available', '2026-02-02'],
+    ]);
+  });
 });

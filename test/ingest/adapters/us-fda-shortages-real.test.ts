@@ -14,8 +14,8 @@ describe('us-fda-shortages on a real openFDA download (2026-06-19)', async () =>
   const parsed = await parseUsFdaShortages([{ name: NAME, content }]);
   const row = (code: string) => parsed.rows.find((r) => r.code === code)!;
 
-  it('keeps one row per record and excludes a second record of the same NDC as a duplicate', () => {
-    expect(parsed.files).toEqual([{ file: NAME, role: 'shortages', read: 10, kept: 9, malformed: 0, excluded: { duplicate: 1 } }]);
+  it('keeps one row per NDC and excludes the older record of an NDC named twice as superseded', () => {
+    expect(parsed.files).toEqual([{ file: NAME, role: 'shortages', read: 10, kept: 9, malformed: 0, excluded: { superseded: 1 } }]);
     expect(parsed.problems).toEqual([]);
     expect(parsed.partial).toBe(false);
     expect(parsed.rows.map((r) => r.code)).toEqual([
@@ -39,7 +39,11 @@ describe('us-fda-shortages on a real openFDA download (2026-06-19)', async () =>
     expect(row('16729008110')).toMatchObject({ status: 'available', since: '2026-02-11', record: expect.objectContaining({ status: 'Resolved' }) });
   });
 
-  it('keeps the first of two records naming one NDC (Quinapril 0071-0535-23: to be discontinued, then a current shortage)', () => {
-    expect(row('00071053523')).toMatchObject({ status: 'discontinued', since: '2025-10-01', record: expect.objectContaining({ update_date: '2025-10-01' }) });
+  it('states an NDC named by two records by the one updated last (Quinapril 0071-0535-23: to be discontinued in 10/2025, a current shortage updated 06/2026)', () => {
+    expect(row('00071053523')).toMatchObject({
+      status: 'unavailable', since: '2023-01-19', record: expect.objectContaining({ status: 'Current', availability: 'Unavailable', update_date: '2026-06-09' }),
+    });
+    // It keeps the place where the NDC first appears.
+    expect(parsed.rows.findIndex((r) => r.code === '00071053523')).toBe(5);
   });
 });

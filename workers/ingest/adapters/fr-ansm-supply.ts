@@ -22,8 +22,8 @@ import type { InputFile } from './common.ts';
 import { assignLoadedRoles, requireRole } from './file-roles.ts';
 import { recogniseAvailability } from './fr-bdpm-roles.ts';
 import { CIS, bdpmDate, rowFields } from './fr-bdpm-rows.ts';
-import { textOrNull } from './supply-rows.ts';
-import type { SupplyParse, SupplyRow } from './supply-rows.ts';
+import { SUPERSEDED, supersedes, textOrNull } from './supply-rows.ts';
+import type { DatedSupplyRow, SupplyParse } from './supply-rows.ts';
 
 export const FR_ANSM_SUPPLY_FILE = 'CIS_CIP_Dispo_Spec.txt';
 
@@ -34,14 +34,9 @@ const STATUS: Readonly<Record<string, { status: SupplyStatus; label: string }>> 
   4: { status: 'available', label: 'remise à disposition' },
 };
 
-/** Excluded: an older notice of a code the file states a newer one for. */
-const SUPERSEDED = 'superseded';
-
 const FIELDS = 8;
 
-interface Notice {
-  row: SupplyRow;
-  updated: string;
+interface Notice extends DatedSupplyRow {
   line: string;
 }
 
@@ -72,17 +67,6 @@ function readNotice(text: string): Notice | string {
   const since = known.status === 'available' ? d.back ?? d.start : d.start;
   const key = cip13 !== '' ? { system: 'cip13' as const, code: cip13 } : { system: 'cis' as const, code: cis };
   return { row: { ...key, status: known.status, reason: null, since, expectedUntil: null, record }, updated: d.update ?? '', line: fields.join('\t') };
-}
-
-const SEVERITY: Readonly<Record<SupplyStatus, number>> = { available: 0, limited: 1, unavailable: 2, discontinued: 3 };
-
-/** Whether `next` states the code's state rather than `kept`: updated later, then begun later, then worse. */
-function supersedes(next: Notice, kept: Notice): boolean {
-  if (next.updated !== kept.updated) return next.updated > kept.updated;
-  const a = next.row.since ?? '';
-  const b = kept.row.since ?? '';
-  if (a !== b) return a > b;
-  return SEVERITY[next.row.status] > SEVERITY[kept.row.status];
 }
 
 export async function parseFrAnsmSupply(files: InputFile[]): Promise<SupplyParse> {

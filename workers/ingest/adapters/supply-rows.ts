@@ -43,6 +43,30 @@ export interface SupplyAdapter {
   parse(files: InputFile[]): Promise<SupplyParse>;
 }
 
+/** A supply row with the date its publisher last updated it ('' when it states none). */
+export interface DatedSupplyRow {
+  row: SupplyRow;
+  updated: string;
+}
+
+/** Excluded: an older statement of a code the publication states a newer one for. */
+export const SUPERSEDED = 'superseded';
+
+const SEVERITY: Readonly<Record<SupplyStatus, number>> = { available: 0, limited: 1, unavailable: 2, discontinued: 3 };
+
+/**
+ * Whether `next` states its code's state rather than `kept`, when a publication keeps older
+ * statements beside the current one: updated later, then begun later, then the worse status
+ * (two statements of one day that disagree are read cautiously). A full tie keeps `kept`.
+ */
+export function supersedes(next: DatedSupplyRow, kept: DatedSupplyRow): boolean {
+  if (next.updated !== kept.updated) return next.updated > kept.updated;
+  const a = next.row.since ?? '';
+  const b = kept.row.since ?? '';
+  if (a !== b) return a > b;
+  return SEVERITY[next.row.status] > SEVERITY[kept.row.status];
+}
+
 /** A key for duplicates within one publication. */
 export const rowKey = (row: Pick<SupplyRow, 'system' | 'code'>): string => `${row.system}|${row.code}`;
 

@@ -6,6 +6,13 @@
  * lists several packages separates them by commas, or gives an array). Every NDC becomes one
  * supply row keyed by its 11-digit form, which is how the NDC registers key their packs.
  *
+ * One NDC can be named by several records (40 of the 1,640 in the download of 2026-06-19,
+ * mostly a `To Be Discontinued` record beside a later current shortage). For each NDC the
+ * record updated last states its state (then the one that began last, then the worse: the
+ * rule of the French notices, supply-rows.ts `supersedes`). A record is counted once: kept
+ * when it states the state of at least one of its NDCs; otherwise `duplicate` when each of
+ * its NDCs is stated identically by the kept record, else `superseded`.
+ *
  * Status: `Resolved` → available; `To Be Discontinued` → discontinued; `Current` by the
  * record's `availability` (`Available` → available, `Limited Availability` → limited,
  * `Unavailable` → unavailable; anything else, such as `This presentation is temporally on backorder.`,
@@ -20,8 +27,8 @@ import { FileRejectedError } from './common.ts';
 import type { InputFile } from './common.ts';
 import { assignLoadedRoles, requireRole } from './file-roles.ts';
 import { forEachArrayElement } from './json-stream.ts';
-import { isoDateOrNull, rowKey, textOrNull } from './supply-rows.ts';
-import type { SupplyParse, SupplyRow } from './supply-rows.ts';
+import { isoDateOrNull, rowKey, SUPERSEDED, supersedes, textOrNull } from './supply-rows.ts';
+import type { DatedSupplyRow, SupplyParse, SupplyRow } from './supply-rows.ts';
 
 export const US_FDA_SHORTAGES_FILE = 'drug-shortages-0001-of-0001.json';
 
@@ -84,6 +91,31 @@ function readShortage(value: unknown): SupplyRow[] | string {
   return ndcs.map((code) => ({ system: 'ndc11' as const, code, status, reason: textOrNull(r.shortage_reason), since, expectedUntil: null, record }));
 }
 
+function dated(row: SupplyRow): DatedSupplyRow {
+  return { row, updated: typeof row.record.update_date === 'string' ? row.record.update_date : '' };
+}
+
+/** For each NDC, the row of the record that states its state; in the order NDCs first appear. */
+function latestByNdc(records: readonly SupplyRow[][]): Map<string, DatedSupplyRow> {
+  const latest = new Map<string, DatedSupplyRow>();
+  for (const record of records) {
+    for (const row of record) {
+      const key = rowKey(row);
+      const kept = latest.get(key);
+      if (!kept || supersedes(dated(row), kept)) latest.set(key, dated(row));
+    }
+  }
+  return latest;
+}
+
+/** Counts one record: kept, an identical repeat (`duplicate`), or stated anew elsewhere (`superseded`). */
+function countRecord(tally: RowTally, record: readonly SupplyRow[], latest: ReadonlyMap<string, DatedSupplyRow>): void {
+  const winners = record.map((row) => latest.get(rowKey(row))!.row);
+  if (record.some((row, i) => winners[i] === row)) return tally.keep();
+  const repeated = record.every((row, i) => JSON.stringify(row) === JSON.stringify(winners[i]));
+  tally.exclude(repeated ? EXCLUDED.duplicate : SUPERSEDED);
+}
+
 export async function parseUsFdaShortages(files: InputFile[]): Promise<SupplyParse> {
   const roles = assignLoadedRoles(files, [{
     role: 'shortages', names: [US_FDA_SHORTAGES_FILE, 'shortages.json'],
@@ -92,21 +124,19 @@ export async function parseUsFdaShortages(files: InputFile[]): Promise<SupplyPar
   const file = requireRole(roles, 'shortages', US_FDA_SHORTAGES_FILE);
   const problems: RowProblem[] = [];
   const tally = new RowTally(file.name, problems);
-  const rows: SupplyRow[] = [];
-  const seen = new Set<string>();
+  const records: SupplyRow[][] = [];
   const keys = forEachArrayElement(file.name, file.content, 'results', {
     onElement(value, line) {
       const read = readShortage(value);
       if (typeof read === 'string') return tally.malformedRow(line, read);
-      const fresh = read.filter((r) => !seen.has(rowKey(r)));
-      if (fresh.length === 0) return tally.exclude(EXCLUDED.duplicate);
-      for (const r of fresh) seen.add(rowKey(r));
-      rows.push(...fresh);
-      tally.keep();
+      records.push(read);
     },
     onMalformed: (line, message) => tally.malformedRow(line, message),
   });
   if (!keys.includes('results')) throw new FileRejectedError(file.name, 'no "results" array: not an openFDA drug/shortages file');
+  const latest = latestByNdc(records);
+  for (const record of records) countRecord(tally, record, latest);
+  const rows = [...latest.values()].map((d) => d.row);
   return {
     source: {
       id: 'us-fda-shortages', name: 'FDA drug shortages (openFDA)', country: 'US', refresh_interval_hours: 24,
