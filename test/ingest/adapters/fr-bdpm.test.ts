@@ -8,6 +8,7 @@ import { reimbursementRate } from '../../../workers/ingest/adapters/fr-bdpm-cis.
 import { parseDosage, strengthOf } from '../../../workers/ingest/adapters/fr-bdpm-compo.ts';
 import { htmlToText } from '../../../workers/ingest/adapters/fr-bdpm-rows.ts';
 import { bdpmUnits, parseFrBdpm } from '../../../workers/ingest/adapters/fr-bdpm.ts';
+import { parseFrAnsmSupply } from '../../../workers/ingest/adapters/fr-ansm-supply.ts';
 
 const file = (name: string, as = name): InputFile => ({
   name: as,
@@ -186,6 +187,21 @@ describe('fr-bdpm adapter: generic groups, conditions, HAS opinions, MITM, safet
     expect(product('64793681')?.attributes).toMatchObject({ availability: 'Tension d\'approvisionnement', availability_since: '2026-10-01' });
   });
 
+  it('takes a medicine\'s availability from its notice updated last, as fr-ansm-supply does, wherever it stands in the file', async () => {
+    // The current notice first, an older one of the same medicine after it (the list keeps both).
+    const list = content([
+      "64793681\t\t4\tRemise à disposition\t01/10/2026\t20/11/2026\t18/11/2026\thttps://ansm.sante.fr/x",
+      "64793681\t\t1\tRupture de stock\t01/10/2026\t15/10/2026\t\thttps://ansm.sante.fr/x",
+      '',
+    ].join('\r\n'));
+    const files = [...core(), { name: 'CIS_CIP_Dispo_Spec.txt', content: list }];
+    const { snapshot: s, files: reports } = parseFrBdpm(files);
+    expect(s.products?.find((p) => p.key === '64793681')?.attributes).toMatchObject({ availability: 'Remise à disposition', availability_since: '2026-11-18' });
+    expect(reports?.find((f) => f.role === 'CIS_CIP_Dispo_Spec')).toMatchObject({ read: 2, kept: 1, malformed: 0, excluded: { superseded: 1 } });
+    const supply = await parseFrAnsmSupply([{ name: 'CIS_CIP_Dispo_Spec.txt', content: list }]);
+    expect(supply.rows).toMatchObject([{ system: 'cis', code: '64793681', status: 'available', since: '2026-11-18' }]);
+  });
+
   it('decodes HTML fragments to plain text', () => {
     expect(htmlToText('a<br>b &eacute;t&#233; &#x2019; <b>c</b>&nbsp;d &unknown;')).toBe('a b été ’ c d &unknown;');
   });
@@ -210,7 +226,7 @@ describe('fr-bdpm adapter: problems, file reports and refusals', () => {
       'HAS_LiensPageCT_bdpm.txt:3: expected a dossier code CT-nnnn and a URL, got "CT-XYZ" and "pas une adresse"',
       'CIS_MITM.txt:3: expected a CIS code and an ATC code, got "65319842" and "N02AA99X"',
       'CIS_InfoImportantes_20261120093012_bdpm.txt:3: dates "32/01/2026" and "31/12/2026" are not DD/MM/YYYY',
-      'CIS_CIP_Dispo_Spec.txt:3: availability status "7" "Statut inconnu à vérifier" is not 1 to 4 with a label',
+      'CIS_CIP_Dispo_Spec.txt:3: status "7" "Statut inconnu à vérifier" is not 1 to 4 with a label',
     ]);
     expect(snapshot.products?.map((p) => p.key)).toEqual(['60234100', '64793681', '68257528', '67535309', '65319842']);
   });

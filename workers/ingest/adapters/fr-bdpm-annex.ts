@@ -18,6 +18,7 @@ import type { ProductEntry } from '../snapshot.ts';
 import type { InputFile } from './common.ts';
 import type { RowTally } from '../row-outcome.ts';
 import { CIS, NO_PRODUCT, bdpmDate, checkFirstRow, fileLines, firstHref, htmlToText, rowFields } from './fr-bdpm-rows.ts';
+import { currentNotices } from './fr-availability.ts';
 
 type GenericRole = NonNullable<ProductEntry['generic_groups']>[number]['role'];
 
@@ -149,22 +150,25 @@ export function applySafetyInfo(file: InputFile, products: Map<string, ProductEn
   }
 }
 
-/** CIS_CIP_Dispo_Spec.txt → the pack's `availability` (its CIP13 given) or `attributes.availability` (whole medicine). */
+/**
+ * CIS_CIP_Dispo_Spec.txt → the pack's `availability` (its CIP13 given) or `attributes.availability`
+ * (whole medicine), from each code's current notice as fr-ansm-supply reads it (fr-availability.ts),
+ * so the attribute and the supply status never tell two stories.
+ */
 export function applyAvailability(file: InputFile, products: Map<string, ProductEntry>, tally: RowTally): void {
-  eachRow(file, 'CIS_CIP_Dispo_Spec', 8, (f) => CIS.test(f[0]!), tally, ([cis = '', cip13 = '', code = '', label = '', start = '']) => {
-    if (!CIS.test(cis)) return `CIS code "${cis}" is not 8 digits`;
-    if (!/^[1-4]$/.test(code) || !label) return `availability status "${code}" "${label}" is not 1 to 4 with a label`;
-    if (cip13 && !/^\d{13}$/.test(cip13)) return `CIP13 "${cip13}" is not 13 digits`;
-    const product = products.get(cis);
-    if (!product) return { excluded: NO_PRODUCT };
-    const since = bdpmDate(start);
-    if (cip13) {
-      const pack = product.packs.find((p) => p.key === cip13);
-      if (!pack) return { excluded: NO_PACK };
-      pack.availability = label;
-      return true;
+  const lines = fileLines(file);
+  checkFirstRow(file.name, lines, 'CIS_CIP_Dispo_Spec', (f) => f.length === 8 && CIS.test(f[0]!), 8);
+  for (const { row } of currentNotices(lines, tally).values()) {
+    const product = products.get(String(row.record.cis));
+    const label = String(row.record.status);
+    if (!product) {
+      tally.unkeep({ excluded: NO_PRODUCT });
+    } else if (row.system === 'cip13') {
+      const pack = product.packs.find((p) => p.key === row.code);
+      if (pack) pack.availability = label;
+      else tally.unkeep({ excluded: NO_PACK });
+    } else {
+      product.attributes = { ...product.attributes, availability: label, ...(row.since ? { availability_since: row.since } : {}) };
     }
-    product.attributes = { ...product.attributes, availability: label, ...(since ? { availability_since: since } : {}) };
-    return true;
-  });
+  }
 }
