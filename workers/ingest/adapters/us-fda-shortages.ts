@@ -9,9 +9,12 @@
  * One NDC can be named by several records (40 of the 1,640 in the download of 2026-06-19,
  * mostly a `To Be Discontinued` record beside a later current shortage). For each NDC the
  * record updated last states its state (then the one that began last, then the worse: the
- * rule of the French notices, supply-rows.ts `supersedes`). A record is counted once: kept
- * when it states the state of at least one of its NDCs; otherwise `duplicate` when each of
- * its NDCs is stated identically by the kept record, else `superseded`.
+ * rule of the French notices, supply-rows.ts `supersedes`; records equal on all three leave
+ * the one read first, so a rerun on the same file gives the same rows). The report counts
+ * records, not NDCs, so `read = kept + malformed + excluded` holds per record: a record is
+ * kept when it states the state of at least one of its NDCs (even if another of its NDCs is
+ * stated by a later record); otherwise `duplicate` when each of its NDCs is stated identically
+ * by the kept record, else `superseded`.
  *
  * Status: `Resolved` → available; `To Be Discontinued` → discontinued; `Current` by the
  * record's `availability` (`Available` → available, `Limited Availability` → limited,
