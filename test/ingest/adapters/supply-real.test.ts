@@ -126,4 +126,16 @@ describe('us-fda-shortages on the openFDA layout', () => {
       ['00409100401', 'available', '2026-02-02'],
     ]);
   });
+
+  it('leaves the record read first when two agree on update, start and status but not on the rest', async () => {
+    // Records in openFDA's shape; made up: one NDC, same dates and status, two reasons.
+    const record = (reason: string) => ({
+      package_ndc: '0409-1005-01', generic_name: 'Example Injection', company_name: 'Example', status: 'Current', availability: 'Unavailable',
+      initial_posting_date: '01/05/2024', update_date: '02/02/2026', shortage_reason: reason,
+    });
+    const content = Buffer.from(JSON.stringify({ meta: {}, results: [record('Demand increase for the drug'), record('Shortage of an active ingredient')] }));
+    const parsed = await parseUsFdaShortages([{ name: 'drug-shortages-0001-of-0001.json', content }]);
+    expect(parsed.rows.map((r) => [r.code, r.reason])).toEqual([['00409100501', 'Demand increase for the drug']]);
+    expect(parsed.files[0]).toMatchObject({ read: 2, kept: 1, excluded: { superseded: 1 } });
+  });
 });
