@@ -38,7 +38,7 @@ function dayFirst(raw: string): string | null | 'bad' {
   return raw === '' ? null : bdpmDate(raw) ?? 'bad';
 }
 
-export function readNotice(text: string): Notice | string {
+function readNotice(text: string): Notice | string {
   const fields = rowFields(text, FIELDS, true);
   if (fields.length < FIELDS - 1 || fields.length > FIELDS) return `expected ${FIELDS} tab-separated fields, got ${fields.length}`;
   const [cis = '', cip13 = '', code = '', label = '', start = '', update = '', back = '', link = ''] = fields;
