@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FileRejectedError } from '../../../workers/ingest/adapters/common.ts';
 import type { InputFile } from '../../../workers/ingest/adapters/common.ts';
 import { parseFrBdpm } from '../../../workers/ingest/adapters/fr-bdpm.ts';
+import { parseFrAnsmSupply } from '../../../workers/ingest/adapters/fr-ansm-supply.ts';
 import { balanced } from '../../../workers/ingest/row-outcome.ts';
 
 const DIR = new URL('../../fixtures/registers/fr-bdpm/real/', import.meta.url);
@@ -32,6 +33,15 @@ describe('fr-bdpm on a real BDPM release', () => {
     expect(problems).toEqual([]);
     expect(snapshot.products).toHaveLength(15);
     expect(snapshot.products?.flatMap((p) => p.packs)).toHaveLength(27);
+  });
+
+  it('reads the real availability list as fr-ansm-supply does: the same current notices, here of medicines the release lacks', async () => {
+    // The 2026 list beside the 2021 release: no CIS in common, so every current notice is `no_product`.
+    const list = { name: 'CIS_CIP_Dispo_Spec.txt', content: readFileSync(new URL('../../fixtures/registers/fr-ansm-supply/real/CIS_CIP_Dispo_Spec_20260126_excerpt.txt', import.meta.url)) };
+    const report = parseFrBdpm([...RELEASE(), list]).files?.find((f) => f.role === 'CIS_CIP_Dispo_Spec');
+    expect(report).toMatchObject({ read: 32, kept: 0, malformed: 0, excluded: { duplicate: 1, superseded: 3, no_product: 28 } });
+    const supply = await parseFrAnsmSupply([list]);
+    expect(supply.files[0]).toMatchObject({ read: 32, kept: 28, malformed: 0, excluded: { duplicate: 1, superseded: 3 } });
   });
 
   it('reads ARIXTRA as the files say: EU number, holder, AMM date, packs with CIP13, prices and rate', () => {

@@ -6,8 +6,8 @@
  * (`laakeaine.txt`), the code tables (`atc.txt`, `laakemuoto.txt`, `maaraamisehto.txt`,
  * `sailytysastia.txt` ...) and the release note `saate.txt`. Beside them: Kela's price list and
  * Fimea's substitution list (`GS-ladattava.txt`: SUBSTITUUTIORYHMA, VNRNRO, pack size, name,
- * strength, form, holder, ATCKOODI, SELITES ...). A header may sit below title lines (Kela's list), so the first lines
- * of the file are searched.
+ * strength, form, holder, ATCKOODI, SELITES ...). A header may sit below title lines (Kela's
+ * list), so the first lines of the file are searched.
  */
 import { pickColumn } from './delimited-table.ts';
 import type { IsHeader } from './delimited-table.ts';

@@ -7,8 +7,8 @@
  *   therapeutic interest; the only BDPM file with ATC codes, so other CIS keep none.
  * - `CIS_InfoImportantes*.txt` (generated live, timestamped name): CIS, start date, end date,
  *   HTML text with a link to the ANSM safety information.
- * - `CIS_CIP_Dispo_Spec.txt`: CIS, CIP13 (mostly empty: the whole medicine), status code
- *   (1 shortage, 2 supply tension, 3 stopped, 4 available again), status label, dates, link.
+ * - `CIS_CIP_Dispo_Spec.txt`: the ANSM availability notices, read as fr-availability.ts
+ *   reads them for fr-ansm-supply (each code's current notice).
  *
  * Rows of CIS codes that are not (or no longer) in CIS_bdpm are out of scope: counted as
  * skipped, not reported as malformed (about a fifth of GENER rows, routinely).

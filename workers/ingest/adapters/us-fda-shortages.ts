@@ -105,7 +105,8 @@ function latestByNdc(records: readonly SupplyRow[][]): Map<string, DatedSupplyRo
     for (const row of record) {
       const key = rowKey(row);
       const kept = latest.get(key);
-      if (!kept || supersedes(dated(row), kept)) latest.set(key, dated(row));
+      const next = dated(row);
+      if (!kept || supersedes(next, kept)) latest.set(key, next);
     }
   }
   return latest;
